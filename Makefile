@@ -1,0 +1,45 @@
+# The two commands a table or a developer needs:
+#   make run   - set everything up and start the touchscreen app (simulated hardware off the Pi)
+#   make test  - set everything up and run the whole test suite (lint, types, tests)
+# Both work on a fresh Debian 12 / Raspberry Pi OS machine with only Python 3.11+ and apt.
+
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+# Debian packages: venv support, Kivy under X/Xvfb, the browser for the phone-page tests,
+# and the QR decoder the tests use.
+APT_PACKAGES := python3-venv xvfb libgl1-mesa-dri libegl1 libmtdev1 chromium libzbar0 xdotool
+
+.PHONY: run test apt venv lint clean
+
+apt:
+	@missing=""; for p in $(APT_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=""; elif command -v sudo >/dev/null; then SUDO="sudo"; \
+	  else echo "missing Debian packages:$$missing (run as root to install them)"; exit 1; fi; \
+	  echo "installing Debian packages:$$missing"; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; \
+	fi
+
+$(VENV)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -e '.[test]'
+	touch $@
+
+venv: $(VENV)/.installed
+
+lint: venv
+	$(PY) -m ruff check companion hardware ui tests benchmarks
+	$(PY) -m mypy companion/core companion/games companion/app
+
+test: apt venv lint
+	$(PY) -m pytest
+
+run: apt venv
+	$(VENV)/bin/companion
+
+clean:
+	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,59 @@
+"""Events (what happened, trusted, replayed) and intents (what someone asks for, untrusted).
+
+Both are frozen dataclasses deriving from :class:`Event` / :class:`Intent` with a class-level
+``kind`` string; :class:`~companion.core.codec.KindCodec` turns them into JSON and back.
+
+Undo policy is declared with the event kind (``undo = UndoRule.TABLE`` on the class), and an
+event may refine it from its own fields by overriding :meth:`Event.undo_rule` (a Mister X
+move that reveals him can never be undone, one that does not may be undone by its owner).
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from typing import ClassVar
+
+from companion.core.codec import Tagged
+
+
+class UndoRule(enum.Enum):
+    """Who may undo an event."""
+
+    NEVER = "never"
+    TABLE = "table"  # the touchscreen (public)
+    OWNER = "owner"  # only the seat that owns the event (see Event.owner)
+    TABLE_OR_OWNER = "table_or_owner"
+
+
+class Event(Tagged):
+    """Base of all events. Subclasses are ``@dataclass(frozen=True)`` with a ``kind``."""
+
+    undo: ClassVar[UndoRule] = UndoRule.TABLE
+
+    def undo_rule(self) -> UndoRule:
+        return self.undo
+
+    def owner(self) -> str | None:
+        """The seat that owns this event, for ``UndoRule.OWNER``."""
+        return None
+
+
+class Intent(Tagged):
+    """Base of all intents. Subclasses are ``@dataclass(frozen=True)`` with a ``kind``."""
+
+
+@dataclass(frozen=True)
+class Undone(Event):
+    """Marker appended by an undo: the action starting at ``target`` no longer counts."""
+
+    kind: ClassVar[str] = "core.undone"
+    undo: ClassVar[UndoRule] = UndoRule.NEVER
+    target: int
+
+
+@dataclass(frozen=True)
+class Undo(Intent):
+    """Ask to undo the last action that still counts."""
+
+    kind: ClassVar[str] = "core.undo"

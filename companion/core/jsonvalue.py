@@ -1,0 +1,25 @@
+"""The JSON value type used by codecs, views and the wire protocol."""
+
+from __future__ import annotations
+
+import json
+from typing import Union
+
+JSON = Union[  # noqa: UP007 (recursive alias needs Union)
+    None, bool, int, float, str, list["JSON"], dict[str, "JSON"]]
+JSONObject = dict[str, JSON]
+
+
+def dumps(value: JSON) -> str:
+    """Canonical JSON text: sorted keys, no spaces, UTF-8 characters kept."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def loads(text: str | bytes) -> JSON:
+    """Parse JSON text; NaN/Infinity are refused (they are not JSON)."""
+
+    def _no_constants(name: str) -> JSON:
+        raise ValueError(f"invalid JSON constant {name}")
+
+    value: JSON = json.loads(text, parse_constant=_no_constants)
+    return value

@@ -1,0 +1,63 @@
+"""The rules protocol every game implements (pure functions over frozen state)."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Protocol, TypeVar
+
+from companion.core.audience import Audience
+from companion.core.codec import KindCodec
+from companion.core.events import Event, Intent
+from companion.core.jsonvalue import JSON, JSONObject
+
+S = TypeVar("S")
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a game ended. ``winners`` are seat ids (several when they share the win)."""
+
+    reason: str
+    winners: tuple[str, ...]
+    scores: tuple[tuple[str, int], ...] = ()
+
+    def to_json(self) -> JSONObject:
+        return {
+            "reason": self.reason,
+            "winners": list(self.winners),
+            "scores": {seat: points for seat, points in self.scores},
+        }
+
+
+class Rules(Protocol[S]):
+    """A game: data plus pure functions. No I/O, no clock, no hidden randomness.
+
+    - ``setup(config)`` validates the table's setup choices and returns the state before
+      the first event (raise :class:`~companion.core.errors.SetupError` on bad options).
+    - ``decide`` validates an untrusted intent from ``actor`` and returns the events it
+      causes, or raises a :class:`~companion.core.errors.CompanionError`. Chance is drawn
+      from ``rng`` only, and recorded in the events it returns.
+    - ``apply`` is trusted and used for replay.
+    - ``view`` is what ``audience`` may see. Every audience must be handled explicitly.
+    - ``legal`` lists what ``actor`` may do now, so screens offer only legal choices.
+    - ``outcome`` is ``None`` while the game runs.
+    """
+
+    name: str
+    events: KindCodec[Event]
+    intents: KindCodec[Intent]
+
+    def setup(self, config: JSONObject) -> S: ...
+
+    def seats(self, state: S) -> tuple[str, ...]: ...
+
+    def decide(self, state: S, intent: Intent, actor: Audience, rng: random.Random) -> tuple[Event, ...]: ...
+
+    def apply(self, state: S, event: Event) -> S: ...
+
+    def view(self, state: S, audience: Audience) -> JSONObject: ...
+
+    def legal(self, state: S, actor: Audience) -> JSON: ...
+
+    def outcome(self, state: S) -> Outcome | None: ...

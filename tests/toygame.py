@@ -1,0 +1,121 @@
+"""A tiny game for testing the core, store and table without any real game's rules.
+
+Two seats "a" and "b" take turns adding 1..3 to a shared counter; a seat's "secret" is
+a number drawn at setup that only that seat may see. Reaching 10 ends the game.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, replace
+from typing import ClassVar
+
+from companion.core import (
+    JSON,
+    Audience,
+    Event,
+    Forbidden,
+    IllegalMove,
+    Intent,
+    JSONObject,
+    KindCodec,
+    Outcome,
+    SetupError,
+    UndoRule,
+)
+
+
+@dataclass(frozen=True)
+class ToyState:
+    seats: tuple[str, ...]
+    total: int = 0
+    turn: int = 0
+    secrets: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class SecretsDrawn(Event):
+    kind: ClassVar[str] = "toy.secrets"
+    undo: ClassVar[UndoRule] = UndoRule.NEVER
+    values: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Added(Event):
+    kind: ClassVar[str] = "toy.added"
+    undo: ClassVar[UndoRule] = UndoRule.TABLE_OR_OWNER
+    seat: str
+    amount: int
+
+    def owner(self) -> str | None:
+        return self.seat
+
+
+@dataclass(frozen=True)
+class Draw(Intent):
+    kind: ClassVar[str] = "toy.draw"
+
+
+@dataclass(frozen=True)
+class Add(Intent):
+    kind: ClassVar[str] = "toy.add"
+    seat: str
+    amount: int
+
+
+class ToyRules:
+    name = "toy"
+    events: KindCodec[Event] = KindCodec([SecretsDrawn, Added])
+    intents: KindCodec[Intent] = KindCodec([Draw, Add])
+
+    def setup(self, config: JSONObject) -> ToyState:
+        seats = config.get("seats", ["a", "b"])
+        if not isinstance(seats, list) or not all(isinstance(s, str) for s in seats):
+            raise SetupError("setup.seats")
+        return ToyState(seats=tuple(str(s) for s in seats))
+
+    def seats(self, state: ToyState) -> tuple[str, ...]:
+        return state.seats
+
+    def decide(self, state: ToyState, intent: Intent, actor: Audience, rng: random.Random) -> tuple[Event, ...]:
+        if isinstance(intent, Draw):
+            if state.secrets:
+                raise IllegalMove("toy.drawn")
+            return (SecretsDrawn(tuple(rng.randint(1, 99) for _ in state.seats)),)
+        if isinstance(intent, Add):
+            if not state.secrets:
+                raise IllegalMove("toy.not_drawn")
+            if not (actor.is_table or actor.is_seat(intent.seat)):
+                raise Forbidden("forbidden.seat")
+            if state.seats[state.turn] != intent.seat:
+                raise IllegalMove("toy.not_your_turn")
+            if not 1 <= intent.amount <= 3:
+                raise IllegalMove("toy.amount", amount=intent.amount)
+            return (Added(intent.seat, intent.amount),)
+        raise IllegalMove("unknown")
+
+    def apply(self, state: ToyState, event: Event) -> ToyState:
+        if isinstance(event, SecretsDrawn):
+            return replace(state, secrets=event.values)
+        if isinstance(event, Added):
+            return replace(state, total=state.total + event.amount, turn=(state.turn + 1) % len(state.seats))
+        raise TypeError(event)
+
+    def view(self, state: ToyState, audience: Audience) -> JSONObject:
+        out: JSONObject = {"total": state.total, "turn": state.seats[state.turn]}
+        if audience.is_debug:
+            out["secrets"] = list(state.secrets)
+        elif audience.kind == "seat" and state.secrets:
+            out["secret"] = state.secrets[state.seats.index(audience.seat or "")]
+        return out
+
+    def legal(self, state: ToyState, actor: Audience) -> JSON:
+        return [1, 2, 3]
+
+    def outcome(self, state: ToyState) -> Outcome | None:
+        if state.total >= 10:
+            return Outcome("toy.reached", (state.seats[(state.turn - 1) % len(state.seats)],))
+        return None
+
+
+RULES = ToyRules()

@@ -125,18 +125,28 @@ class Game(Generic[S]):
             return False
         return True
 
-    def commit(self, events: Sequence[Event]) -> list[Entry]:
-        """Append already-durable events and advance the state."""
+    def entries_for(self, events: Sequence[Event]) -> list[Entry]:
+        """The log entries ``events`` would become as the next action."""
+        action = self.seq + 1
+        return [Entry(action + i, action, ev) for i, ev in enumerate(events)]
+
+    def after(self, events: Sequence[Event]) -> S:
+        """The state ``events`` would lead to, without changing anything."""
+        if any(isinstance(ev, Undone) for ev in events):
+            return fold(self.rules, self.start, [*self.entries, *self.entries_for(events)])
+        state = self.state
+        for ev in events:
+            state = self.rules.apply(state, ev)
+        return state
+
+    def commit(self, events: Sequence[Event], state: S | None = None) -> list[Entry]:
+        """Append already-durable events and advance the state (``state`` if already computed by
+        :meth:`after`)."""
         if not events:
             return []
-        action = self.seq + 1
-        new = [Entry(action + i, action, ev) for i, ev in enumerate(events)]
+        new = self.entries_for(events)
+        self.state = self.after(events) if state is None else state
         self.entries.extend(new)
-        if any(isinstance(ev, Undone) for ev in events):
-            self.state = fold(self.rules, self.start, self.entries)
-        else:
-            for ev in events:
-                self.state = self.rules.apply(self.state, ev)
         return new
 
     def snapshot(self, audience: Audience) -> JSONObject:

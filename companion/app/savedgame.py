@@ -1,0 +1,98 @@
+"""Saved games: load a stored log into a live :class:`~companion.core.game.Game`, export and
+import the portable JSON form."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from companion.app.store import GameHeader, Store, StoredEvent
+from companion.core.errors import CompanionError, MalformedInput
+from companion.core.game import Entry, Game, event_codec
+from companion.core.jsonvalue import JSON, JSONObject
+from companion.games import get_rules
+
+EXPORT_FORMAT = "companion-game"
+EXPORT_VERSION = 1
+
+
+@dataclass
+class LoadedGame:
+    header: GameHeader
+    game: Game[Any]
+
+
+def build_game(rules_name: str, config: JSONObject, seed: int, stored: list[StoredEvent]) -> Game[Any]:
+    """Decode and fold a stored log. Raises :class:`MalformedInput` if it does not fit the rules."""
+    rules = get_rules(rules_name)
+    codec = event_codec(rules)
+    entries = []
+    for expected, row in enumerate(stored, start=1):
+        if row.seq != expected or not 1 <= row.action <= row.seq:
+            raise MalformedInput("import.bad_sequence", "events are not numbered 1, 2, 3, ...", seq=row.seq)
+        entries.append(Entry(row.seq, row.action, codec.decode(row.body)))
+    try:
+        return Game(rules, config, seed, entries)
+    except CompanionError:
+        raise
+    except Exception as exc:  # a log that its rules cannot fold is not a game
+        raise MalformedInput("import.unplayable", f"the log does not fold: {exc}") from exc
+
+
+def load_game(store: Store, game_id: int) -> LoadedGame:
+    header = store.header(game_id)
+    return LoadedGame(header, build_game(header.rules, header.config, header.seed, store.events(game_id)))
+
+
+def export_game(store: Store, game_id: int) -> JSONObject:
+    """The whole game, secrets included: a backup or a hand-over, not a view for a screen."""
+    header = store.header(game_id)
+    events: list[JSON] = [{"seq": e.seq, "action": e.action, "event": e.body} for e in store.events(game_id)]
+    return {
+        "format": EXPORT_FORMAT,
+        "version": EXPORT_VERSION,
+        "rules": header.rules,
+        "title": header.title,
+        "created": header.created,
+        "config": header.config,
+        "seed": header.seed,
+        "events": events,
+    }
+
+
+def parse_export(data: JSON) -> tuple[str, str, JSONObject, int, list[StoredEvent]]:
+    def bad(why: str) -> MalformedInput:
+        return MalformedInput("import.malformed", f"not a Companion game file: {why}")
+
+    if not isinstance(data, dict) or data.get("format") != EXPORT_FORMAT:
+        raise bad("format")
+    if data.get("version") != EXPORT_VERSION:
+        raise bad("version")
+    rules, title, config, seed, events = (data.get(k) for k in ("rules", "title", "config", "seed", "events"))
+    if not isinstance(rules, str) or not isinstance(title, str) or not isinstance(config, dict):
+        raise bad("header")
+    if isinstance(seed, bool) or not isinstance(seed, int) or not isinstance(events, list):
+        raise bad("header")
+    stored = []
+    for item in events:
+        if not isinstance(item, dict) or set(item) != {"seq", "action", "event"}:
+            raise bad("event")
+        seq, action, body = item["seq"], item["action"], item["event"]
+        if not isinstance(seq, int) or not isinstance(action, int) or not isinstance(body, dict):
+            raise bad("event")
+        stored.append(StoredEvent(seq, action, body))
+    return rules, title, config, seed, stored
+
+
+def status_of(game: Game[Any]) -> str:
+    return "finished" if game.outcome() is not None else "playing"
+
+
+def import_game(store: Store, data: JSON, make_current: bool = False) -> int:
+    """Check a game file by replaying it with its rules, then store it as a new game."""
+    rules, title, config, seed, stored = parse_export(data)
+    game = build_game(rules, config, seed, stored)  # refuse anything the rules cannot replay
+    game_id = store.create_game(rules, title, config, seed, make_current=make_current)
+    if stored:
+        store.append(game_id, stored, status_of(game)).result()
+    return game_id

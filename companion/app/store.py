@@ -1,0 +1,293 @@
+"""The durable log: one SQLite file holds every game of a table.
+
+- WAL mode with ``synchronous=FULL``: a commit that returned survives a power cut.
+- One writer thread owns the connection; callers get ``concurrent.futures.Future`` objects,
+  so the event loop (touchscreen, phones) never waits on a slow SD card.
+- All events of one action go into one transaction: a crash never leaves half a double move.
+- The schema is versioned with ``PRAGMA user_version`` and upgraded by :data:`MIGRATIONS`.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import datetime as _dt
+import queue
+import sqlite3
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeVar
+
+from companion.core.errors import CompanionError
+from companion.core.jsonvalue import JSON, JSONObject, dumps, loads
+
+T = TypeVar("T")
+
+
+class StoreError(CompanionError):
+    default_code = "store"
+
+
+def _v1(db: sqlite3.Connection) -> None:
+    db.executescript(
+        """
+        CREATE TABLE games (
+            id INTEGER PRIMARY KEY,
+            rules TEXT NOT NULL,
+            title TEXT NOT NULL,
+            config TEXT NOT NULL,
+            seed INTEGER NOT NULL,
+            created TEXT NOT NULL,
+            updated TEXT NOT NULL,
+            status TEXT NOT NULL DEFAULT 'playing'
+        );
+        CREATE TABLE events (
+            game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+            seq INTEGER NOT NULL,
+            action INTEGER NOT NULL,
+            body TEXT NOT NULL,
+            PRIMARY KEY (game_id, seq)
+        ) WITHOUT ROWID;
+        CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+        """
+    )
+
+
+def _v2(db: sqlite3.Connection) -> None:
+    # Table preferences (language, remembered Secret Service start levels, ...) live with the games.
+    db.execute("CREATE TABLE preferences (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+
+
+# Index i upgrades a file from user_version i to i + 1. Append only; never edit a released step.
+MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_v1, _v2]
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+@dataclass(frozen=True)
+class GameHeader:
+    id: int
+    rules: str
+    title: str
+    config: JSONObject
+    seed: int
+    created: str
+    updated: str
+    status: str
+    events: int = 0
+
+
+@dataclass(frozen=True)
+class StoredEvent:
+    seq: int
+    action: int
+    body: JSONObject
+
+
+def _now() -> str:
+    return _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")
+
+
+def connect(path: Path | str) -> sqlite3.Connection:
+    """Open (and upgrade) a store file with the durability settings; used by the writer thread."""
+    db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=True)
+    db.execute("PRAGMA journal_mode=WAL")
+    db.execute("PRAGMA synchronous=FULL")
+    db.execute("PRAGMA foreign_keys=ON")
+    migrate(db)
+    return db
+
+
+def migrate(db: sqlite3.Connection) -> None:
+    version = int(db.execute("PRAGMA user_version").fetchone()[0])
+    if version > SCHEMA_VERSION:
+        raise StoreError("store.too_new", "this file was written by a newer Companion", version=version)
+    for step in range(version, SCHEMA_VERSION):
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            MIGRATIONS[step](db)
+            db.execute(f"PRAGMA user_version = {step + 1}")
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+
+
+class Store:
+    """All games of one table in one SQLite file, written by one thread."""
+
+    def __init__(self, path: Path | str) -> None:
+        self.path = Path(path)
+        self._jobs: queue.Queue[tuple[Callable[[sqlite3.Connection], Any], concurrent.futures.Future[Any]] | None]
+        self._jobs = queue.Queue()
+        ready: concurrent.futures.Future[None] = concurrent.futures.Future()
+        self._thread = threading.Thread(target=self._run, args=(ready,), name="companion-store", daemon=True)
+        self._thread.start()
+        ready.result()
+
+    # -- the writer thread -------------------------------------------------
+    def _run(self, ready: concurrent.futures.Future[None]) -> None:
+        try:
+            db = connect(self.path)
+        except BaseException as exc:  # report the failure to the constructor
+            ready.set_exception(exc)
+            return
+        ready.set_result(None)
+        try:
+            while (job := self._jobs.get()) is not None:
+                work, fut = job
+                if not fut.set_running_or_notify_cancel():
+                    continue
+                try:
+                    fut.set_result(work(db))
+                except BaseException as exc:
+                    if db.in_transaction:
+                        db.execute("ROLLBACK")
+                    fut.set_exception(exc)
+        finally:
+            db.close()
+
+    def _submit(self, work: Callable[[sqlite3.Connection], T]) -> concurrent.futures.Future[T]:
+        fut: concurrent.futures.Future[T] = concurrent.futures.Future()
+        self._jobs.put((work, fut))
+        return fut
+
+    def _call(self, work: Callable[[sqlite3.Connection], T]) -> T:
+        return self._submit(work).result()
+
+    def close(self) -> None:
+        if self._thread.is_alive():
+            self._jobs.put(None)
+            self._thread.join()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- writing -------------------------------------------------------------
+    def append(
+        self, game_id: int, events: Sequence[StoredEvent], status: str | None = None
+    ) -> concurrent.futures.Future[None]:
+        """Commit the events of one action atomically (and the game's status with them)."""
+        rows = [(game_id, e.seq, e.action, dumps(e.body)) for e in events]
+
+        def work(db: sqlite3.Connection) -> None:
+            db.execute("BEGIN IMMEDIATE")
+            db.executemany("INSERT INTO events (game_id, seq, action, body) VALUES (?, ?, ?, ?)", rows)
+            if status is None:
+                db.execute("UPDATE games SET updated = ? WHERE id = ?", (_now(), game_id))
+            else:
+                db.execute("UPDATE games SET updated = ?, status = ? WHERE id = ?", (_now(), status, game_id))
+            db.execute("COMMIT")
+
+        return self._submit(work)
+
+    def create_game(self, rules: str, title: str, config: JSONObject, seed: int, make_current: bool = True) -> int:
+        def work(db: sqlite3.Connection) -> int:
+            now = _now()
+            db.execute("BEGIN IMMEDIATE")
+            cur = db.execute(
+                "INSERT INTO games (rules, title, config, seed, created, updated) VALUES (?, ?, ?, ?, ?, ?)",
+                (rules, title, dumps(config), seed, now, now),
+            )
+            game_id = int(cur.lastrowid or 0)
+            if make_current:
+                _set_meta(db, "current_game", str(game_id))
+            db.execute("COMMIT")
+            return game_id
+
+        return self._call(work)
+
+    def set_current(self, game_id: int | None) -> None:
+        def work(db: sqlite3.Connection) -> None:
+            if game_id is None:
+                db.execute("DELETE FROM meta WHERE key = 'current_game'")
+            else:
+                if db.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone() is None:
+                    raise StoreError("store.no_game", "no such game", game=game_id)
+                _set_meta(db, "current_game", str(game_id))
+
+        self._call(work)
+
+    def delete(self, game_id: int) -> None:
+        def work(db: sqlite3.Connection) -> None:
+            db.execute("BEGIN IMMEDIATE")
+            if db.execute("DELETE FROM games WHERE id = ?", (game_id,)).rowcount == 0:
+                db.execute("ROLLBACK")
+                raise StoreError("store.no_game", "no such game", game=game_id)
+            if _get_meta(db, "current_game") == str(game_id):
+                db.execute("DELETE FROM meta WHERE key = 'current_game'")
+            db.execute("COMMIT")
+
+        self._call(work)
+
+    def set_preference(self, key: str, value: JSON) -> None:
+        text = dumps(value)
+        self._call(
+            lambda db: db.execute(
+                "INSERT INTO preferences (key, value) VALUES (?, ?) "
+                "ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                (key, text),
+            )
+        )
+
+    # -- reading -------------------------------------------------------------
+    def current(self) -> int | None:
+        value = self._call(lambda db: _get_meta(db, "current_game"))
+        return int(value) if value is not None else None
+
+    def header(self, game_id: int) -> GameHeader:
+        def work(db: sqlite3.Connection) -> GameHeader:
+            row = db.execute(_HEADER_SQL + " WHERE g.id = ? GROUP BY g.id", (game_id,)).fetchone()
+            if row is None:
+                raise StoreError("store.no_game", "no such game", game=game_id)
+            return _header(row)
+
+        return self._call(work)
+
+    def games(self) -> list[GameHeader]:
+        return self._call(
+            lambda db: [_header(r) for r in db.execute(_HEADER_SQL + " GROUP BY g.id ORDER BY g.updated DESC, g.id")]
+        )
+
+    def events(self, game_id: int) -> list[StoredEvent]:
+        def work(db: sqlite3.Connection) -> list[StoredEvent]:
+            out = []
+            for seq, action, body in db.execute(
+                "SELECT seq, action, body FROM events WHERE game_id = ? ORDER BY seq", (game_id,)
+            ):
+                data = loads(body)
+                assert isinstance(data, dict)
+                out.append(StoredEvent(seq, action, data))
+            return out
+
+        return self._call(work)
+
+    def preferences(self) -> dict[str, JSON]:
+        return self._call(lambda db: {k: loads(v) for k, v in db.execute("SELECT key, value FROM preferences")})
+
+
+_HEADER_SQL = (
+    "SELECT g.id, g.rules, g.title, g.config, g.seed, g.created, g.updated, g.status, COUNT(e.seq) "
+    "FROM games g LEFT JOIN events e ON e.game_id = g.id"
+)
+
+
+def _header(row: tuple[Any, ...]) -> GameHeader:
+    config = loads(row[3])
+    assert isinstance(config, dict)
+    return GameHeader(row[0], row[1], row[2], config, row[4], row[5], row[6], row[7], row[8])
+
+
+def _get_meta(db: sqlite3.Connection, key: str) -> str | None:
+    row = db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+    return None if row is None else str(row[0])
+
+
+def _set_meta(db: sqlite3.Connection, key: str, value: str) -> None:
+    db.execute(
+        "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+        (key, value),
+    )

@@ -1,0 +1,237 @@
+"""The table: the single consumer that changes game state.
+
+Every input — a touch, a phone's web socket, a button, a tag — becomes an intent on one
+queue. The table takes them in order: decide → commit to the store (off the event loop) →
+apply → publish per-audience snapshots to subscribers. An intent is acknowledged only after
+its events are durable. Game management (new, open, delete) goes through the same queue.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import contextlib
+import logging
+import secrets
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from companion.app.savedgame import LoadedGame, load_game
+from companion.app.store import GameHeader, Store, StoredEvent
+from companion.core.audience import Audience
+from companion.core.codec import KindCodec
+from companion.core.errors import CompanionError, MalformedInput
+from companion.core.events import Intent
+from companion.core.game import Game, event_codec, intent_codec
+from companion.core.jsonvalue import JSON, JSONObject
+from companion.games import get_rules
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+Listener = Callable[[JSONObject], None]
+
+
+class NoGame(CompanionError):
+    default_code = "table.no_game"
+
+
+@dataclass(frozen=True)
+class Ack:
+    """The intent's events are durable; ``seq`` is the new state sequence number."""
+
+    game_id: int
+    seq: int
+
+
+class Subscription:
+    def __init__(self, table: Table, audience: Audience, listener: Listener) -> None:
+        self.table = table
+        self.audience = audience
+        self.listener = listener
+
+    def close(self) -> None:
+        if self in self.table._subscriptions:
+            self.table._subscriptions.remove(self)
+
+
+class Table:
+    """Owns the current game. Use from the event loop; other threads use ``*_threadsafe``."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.current: LoadedGame | None = None
+        self._subscriptions: list[Subscription] = []
+        self._queue: asyncio.Queue[tuple[Callable[[], Awaitable[Any]], asyncio.Future[Any]]] | None = None
+        self._task: asyncio.Task[None] | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    # -- life cycle -------------------------------------------------------------
+    async def start(self) -> None:
+        self._loop = asyncio.get_running_loop()
+        self._queue = asyncio.Queue()
+        current = await asyncio.to_thread(self.store.current)
+        if current is not None:
+            self.current = await asyncio.to_thread(load_game, self.store, current)
+        self._task = asyncio.create_task(self._consume(), name="companion-table")
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+
+    @property
+    def loop(self) -> asyncio.AbstractEventLoop:
+        if self._loop is None:
+            raise RuntimeError("table not started")
+        return self._loop
+
+    async def _consume(self) -> None:
+        assert self._queue is not None
+        while True:
+            job, fut = await self._queue.get()
+            if fut.cancelled():
+                continue
+            try:
+                result = await job()
+            except Exception as exc:  # every refusal goes back to the one who asked
+                if not fut.cancelled():
+                    fut.set_exception(exc)
+            else:
+                if not fut.cancelled():
+                    fut.set_result(result)
+
+    async def _run(self, job: Callable[[], Awaitable[T]]) -> T:
+        if self._queue is None:
+            raise RuntimeError("table not started")
+        fut: asyncio.Future[T] = self.loop.create_future()
+        await self._queue.put((job, fut))
+        return await fut
+
+    # -- the game ---------------------------------------------------------------
+    @property
+    def game(self) -> Game[Any] | None:
+        return self.current.game if self.current else None
+
+    @property
+    def seq(self) -> int:
+        return self.current.game.seq if self.current else 0
+
+    def intent_codec(self) -> KindCodec[Intent]:
+        if self.current is None:
+            raise NoGame("table.no_game", "no game is open")
+        return intent_codec(self.current.game.rules)
+
+    async def submit(self, intent: Intent, actor: Audience, seq: int | None = None) -> Ack:
+        """Decide, commit and publish one intent. ``seq`` is the state the actor saw; ``None``
+        (hardware inputs, which show no view) means "the state when it is decided"."""
+        return await self._run(lambda: self._process(intent, actor, seq))
+
+    async def submit_json(self, message: JSON, actor: Audience) -> Ack:
+        """An untrusted envelope ``{"seq": n, "intent": {"kind": ..., ...}}`` from a phone."""
+        if not isinstance(message, dict) or set(message) != {"seq", "intent"}:
+            raise MalformedInput("malformed.envelope", "expected {seq, intent}")
+        seq = message["seq"]
+        if isinstance(seq, bool) or not isinstance(seq, int):
+            raise MalformedInput("malformed.field", "seq must be an integer", field="seq", expected="integer")
+        intent = self.intent_codec().decode(message["intent"])
+        return await self.submit(intent, actor, seq)
+
+    def submit_threadsafe(
+        self, intent: Intent, actor: Audience, seq: int | None = None
+    ) -> concurrent.futures.Future[Ack]:
+        """For gpiozero and serial threads: hand the intent to the loop and return at once."""
+        return asyncio.run_coroutine_threadsafe(self.submit(intent, actor, seq), self.loop)
+
+    async def _process(self, intent: Intent, actor: Audience, seq: int | None) -> Ack:
+        if self.current is None:
+            raise NoGame("table.no_game", "no game is open")
+        loaded = self.current
+        game = loaded.game
+        events = game.decide(intent, actor, game.seq if seq is None else seq)
+        if events:
+            state = game.after(events)
+            entries = game.entries_for(events)
+            codec = event_codec(game.rules)
+            stored = [StoredEvent(e.seq, e.action, codec.encode(e.event)) for e in entries]
+            status = "finished" if game.rules.outcome(state) is not None else "playing"  # same as status_of
+            await asyncio.wrap_future(self.store.append(loaded.header.id, stored, status))
+            game.commit(events, state)
+            self._publish()
+        return Ack(loaded.header.id, game.seq)
+
+    async def new_game(self, rules_name: str, config: JSONObject, title: str = "") -> int:
+        async def job() -> int:
+            rules = get_rules(rules_name)
+            Game(rules, config, 0)  # validates the setup before anything is written
+            seed = secrets.randbits(63)
+            game_id = await asyncio.to_thread(
+                self.store.create_game, rules_name, title or rules_name, config, seed
+            )
+            self.current = await asyncio.to_thread(load_game, self.store, game_id)
+            self._publish()
+            return game_id
+
+        return await self._run(job)
+
+    async def open_game(self, game_id: int) -> None:
+        async def job() -> None:
+            loaded = await asyncio.to_thread(load_game, self.store, game_id)
+            await asyncio.to_thread(self.store.set_current, game_id)
+            self.current = loaded
+            self._publish()
+
+        await self._run(job)
+
+    async def close_game(self) -> None:
+        """Leave the current game (it stays saved) — e.g. back to the start screen."""
+
+        async def job() -> None:
+            await asyncio.to_thread(self.store.set_current, None)
+            self.current = None
+            self._publish()
+
+        await self._run(job)
+
+    async def delete_game(self, game_id: int) -> None:
+        async def job() -> None:
+            await asyncio.to_thread(self.store.delete, game_id)
+            if self.current and self.current.header.id == game_id:
+                self.current = None
+            self._publish()
+
+        await self._run(job)
+
+    async def games(self) -> list[GameHeader]:
+        return await asyncio.to_thread(self.store.games)
+
+    # -- views --------------------------------------------------------------------
+    def message(self, audience: Audience) -> JSONObject:
+        """What one screen gets now, built only from the game's view for that audience."""
+        if self.current is None:
+            return {"type": "no_game"}
+        header = self.current.header
+        return {"type": "state", "game_id": header.id, "title": header.title, **self.current.game.snapshot(audience)}
+
+    def subscribe(self, audience: Audience, listener: Listener, send_now: bool = True) -> Subscription:
+        if audience.is_debug:
+            raise ValueError("the debug audience is for tests and exports, never a live screen")
+        sub = Subscription(self, audience, listener)
+        self._subscriptions.append(sub)
+        if send_now:
+            listener(self.message(audience))
+        return sub
+
+    def _publish(self) -> None:
+        cache: dict[Audience, JSONObject] = {}
+        for sub in list(self._subscriptions):
+            msg = cache.get(sub.audience)
+            if msg is None:
+                msg = cache[sub.audience] = self.message(sub.audience)
+            try:
+                sub.listener(msg)
+            except Exception:
+                log.exception("a screen's listener failed; the table goes on")

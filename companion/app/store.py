@@ -30,28 +30,20 @@ class StoreError(CompanionError):
 
 
 def _v1(db: sqlite3.Connection) -> None:
-    db.executescript(
-        """
-        CREATE TABLE games (
-            id INTEGER PRIMARY KEY,
-            rules TEXT NOT NULL,
-            title TEXT NOT NULL,
-            config TEXT NOT NULL,
-            seed INTEGER NOT NULL,
-            created TEXT NOT NULL,
-            updated TEXT NOT NULL,
-            status TEXT NOT NULL DEFAULT 'playing'
-        );
-        CREATE TABLE events (
-            game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
-            seq INTEGER NOT NULL,
-            action INTEGER NOT NULL,
-            body TEXT NOT NULL,
-            PRIMARY KEY (game_id, seq)
-        ) WITHOUT ROWID;
-        CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-        """
+    # Statement by statement: executescript() would commit the migration's transaction early.
+    db.execute(
+        "CREATE TABLE games ("
+        " id INTEGER PRIMARY KEY, rules TEXT NOT NULL, title TEXT NOT NULL, config TEXT NOT NULL,"
+        " seed INTEGER NOT NULL, created TEXT NOT NULL, updated TEXT NOT NULL,"
+        " status TEXT NOT NULL DEFAULT 'playing')"
     )
+    db.execute(
+        "CREATE TABLE events ("
+        " game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,"
+        " seq INTEGER NOT NULL, action INTEGER NOT NULL, body TEXT NOT NULL,"
+        " PRIMARY KEY (game_id, seq)) WITHOUT ROWID"
+    )
+    db.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
 
 
 def _v2(db: sqlite3.Connection) -> None:

@@ -1,0 +1,119 @@
+"""The one configuration file (TOML) and the data directory.
+
+Lookup order for the file: ``--config``, ``$COMPANION_CONFIG``, ``~/.config/companion/companion.toml``,
+``/etc/companion/companion.toml``; with none, the documented defaults below apply (simulated
+hardware, English, port 8080). ``deploy/companion.example.toml`` shows every key.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from companion.core.errors import CompanionError
+
+LANGUAGES = ("en", "de")
+DEFAULT_PORT = 8080
+
+
+class ConfigError(CompanionError):
+    default_code = "config"
+
+
+@dataclass(frozen=True)
+class Config:
+    path: Path | None = None
+    language: str = "en"
+    data_dir: Path = field(default_factory=lambda: default_data_dir())
+    host: str = "0.0.0.0"
+    port: int = DEFAULT_PORT
+    public_address: str = ""  # the address phones use; detected when empty
+    hotspot_ssid: str = ""
+    hotspot_password: str = ""
+    hardware: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def store_path(self) -> Path:
+        return self.data_dir / "companion.sqlite3"
+
+    @property
+    def tags_path(self) -> Path:
+        return self.data_dir / "tags.json"
+
+
+def default_data_dir() -> Path:
+    env = os.environ.get("COMPANION_DATA_DIR")
+    if env:
+        return Path(env)
+    xdg = os.environ.get("XDG_DATA_HOME")
+    return Path(xdg) / "companion" if xdg else Path.home() / ".local" / "share" / "companion"
+
+
+def find_config(explicit: str | Path | None = None) -> Path | None:
+    if explicit:
+        return Path(explicit)
+    env = os.environ.get("COMPANION_CONFIG")
+    if env:
+        return Path(env)
+    for candidate in (Path.home() / ".config" / "companion" / "companion.toml", Path("/etc/companion/companion.toml")):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def _section(data: Mapping[str, Any], name: str) -> Mapping[str, Any]:
+    value = data.get(name, {})
+    if not isinstance(value, Mapping):
+        raise ConfigError("config.section", f"[{name}] must be a table", section=name)
+    return value
+
+
+def _get(section: Mapping[str, Any], name: str, key: str, kind: type, default: Any) -> Any:
+    value = section.get(key, default)
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        raise ConfigError("config.value", f"[{name}] {key} must be a {kind.__name__}", key=f"{name}.{key}")
+    return value
+
+
+def parse_config(data: Mapping[str, Any], path: Path | None = None) -> Config:
+    known = {"table", "server", "hotspot", "hardware"}
+    unknown = sorted(set(data) - known)
+    if unknown:
+        raise ConfigError("config.unknown_section", f"unknown section [{unknown[0]}]", section=unknown[0])
+    table, server, hotspot = (_section(data, n) for n in ("table", "server", "hotspot"))
+    language = _get(table, "table", "language", str, "en")
+    if language not in LANGUAGES:
+        raise ConfigError("config.language", f"language must be one of {', '.join(LANGUAGES)}", key="table.language")
+    data_dir_raw = _get(table, "table", "data_dir", str, "")
+    port = _get(server, "server", "port", int, DEFAULT_PORT)
+    if not 0 <= port <= 65535:
+        raise ConfigError("config.value", "[server] port must be 0..65535", key="server.port")
+    return Config(
+        path=path,
+        language=language,
+        data_dir=Path(data_dir_raw).expanduser() if data_dir_raw else default_data_dir(),
+        host=_get(server, "server", "host", str, "0.0.0.0"),
+        port=port,
+        public_address=_get(server, "server", "public_address", str, ""),
+        hotspot_ssid=_get(hotspot, "hotspot", "ssid", str, ""),
+        hotspot_password=_get(hotspot, "hotspot", "password", str, ""),
+        hardware=_section(data, "hardware"),
+    )
+
+
+def load_config(explicit: str | Path | None = None) -> Config:
+    path = find_config(explicit)
+    if path is None:
+        return Config()
+    try:
+        with path.open("rb") as fh:
+            data = tomllib.load(fh)
+    except FileNotFoundError:
+        raise ConfigError("config.missing", f"no configuration file at {path}", path=str(path)) from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError("config.syntax", f"{path}: {exc}", path=str(path)) from None
+    return parse_config(data, path)

@@ -46,9 +46,19 @@ class Added(Event):
     undo: ClassVar[UndoRule] = UndoRule.TABLE_OR_OWNER
     seat: str
     amount: int
+    ends_turn: bool = True
 
     def owner(self) -> str | None:
         return self.seat
+
+
+@dataclass(frozen=True)
+class AddTwice(Intent):
+    """Two additions by one seat as one action: two events committed together."""
+
+    kind: ClassVar[str] = "toy.add_twice"
+    seat: str
+    amount: int
 
 
 @dataclass(frozen=True)
@@ -66,7 +76,7 @@ class Add(Intent):
 class ToyRules:
     name = "toy"
     events: KindCodec[Event] = KindCodec([SecretsDrawn, Added])
-    intents: KindCodec[Intent] = KindCodec([Draw, Add])
+    intents: KindCodec[Intent] = KindCodec([Draw, Add, AddTwice])
 
     def setup(self, config: JSONObject) -> ToyState:
         seats = config.get("seats", ["a", "b"])
@@ -82,6 +92,10 @@ class ToyRules:
             if state.secrets:
                 raise IllegalMove("toy.drawn")
             return (SecretsDrawn(tuple(rng.randint(1, 99) for _ in state.seats)),)
+        if isinstance(intent, AddTwice):
+            (first,) = self.decide(state, Add(intent.seat, intent.amount), actor, rng)
+            assert isinstance(first, Added)
+            return (replace(first, ends_turn=False), first)
         if isinstance(intent, Add):
             if not state.secrets:
                 raise IllegalMove("toy.not_drawn")
@@ -98,7 +112,8 @@ class ToyRules:
         if isinstance(event, SecretsDrawn):
             return replace(state, secrets=event.values)
         if isinstance(event, Added):
-            return replace(state, total=state.total + event.amount, turn=(state.turn + 1) % len(state.seats))
+            turn = (state.turn + 1) % len(state.seats) if event.ends_turn else state.turn
+            return replace(state, total=state.total + event.amount, turn=turn)
         raise TypeError(event)
 
     def view(self, state: ToyState, audience: Audience) -> JSONObject:

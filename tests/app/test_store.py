@@ -1,0 +1,119 @@
+"""The store: a real SQLite file with the durability settings, games listed, resumed, exported,
+imported, deleted, and the schema upgraded by migrations."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+from toygame import RULES, Add, Draw
+
+from companion.app.savedgame import export_game, import_game, load_game
+from companion.app.store import SCHEMA_VERSION, Store, StoredEvent, StoreError, connect
+from companion.core import TABLE, Audience, Game, MalformedInput, event_codec
+
+
+def store_game(store: Store, game: Game) -> int:  # type: ignore[type-arg]
+    game_id = store.create_game("toy", "a toy", game.config, game.seed)
+    codec = event_codec(RULES)
+    for entry in game.entries:
+        store.append(game_id, [StoredEvent(entry.seq, entry.action, codec.encode(entry.event))]).result()
+    return game_id
+
+
+def toy_game() -> Game:  # type: ignore[type-arg]
+    game = Game(RULES, {}, seed=11)
+    game.commit(game.decide(Draw(), TABLE, 0))
+    game.commit(game.decide(Add("a", 2), Audience.of_seat("a"), 1))
+    return game
+
+
+def test_durability_settings(tmp_path: Path) -> None:
+    with Store(tmp_path / "c.sqlite3"):
+        pass
+    db = connect(tmp_path / "c.sqlite3")
+    assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert db.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+    assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+
+
+def test_list_resume_export_import_delete(tmp_path: Path) -> None:
+    game = toy_game()
+    with Store(tmp_path / "c.sqlite3") as store:
+        gid = store_game(store, game)
+        assert store.current() == gid
+        [header] = store.games()
+        assert (header.rules, header.events, header.status) == ("toy", 2, "playing")
+        assert load_game(store, gid).game.state == game.state
+
+        data = export_game(store, gid)
+        other = import_game(store, data)
+        assert other != gid
+        assert load_game(store, other).game.state == game.state
+        assert export_game(store, other)["events"] == data["events"]
+
+        store.delete(gid)
+        assert store.current() is None
+        assert [h.id for h in store.games()] == [other]
+        with pytest.raises(StoreError) as info:
+            store.header(gid)
+        assert info.value.code == "store.no_game"
+
+
+def test_an_action_is_one_transaction(tmp_path: Path) -> None:
+    with Store(tmp_path / "c.sqlite3") as store:
+        gid = store.create_game("toy", "t", {}, 1)
+        store.append(gid, [StoredEvent(1, 1, {"kind": "toy.secrets", "values": [1, 2]})]).result()
+        # The second event of this action collides with seq 1: nothing of the action is kept.
+        bad = [StoredEvent(2, 2, {"kind": "toy.added", "seat": "a", "amount": 1}), StoredEvent(1, 2, {"kind": "x"})]
+        with pytest.raises(sqlite3.IntegrityError):
+            store.append(gid, bad).result()
+        assert [e.seq for e in store.events(gid)] == [1]
+
+
+@pytest.mark.parametrize(
+    "garbage",
+    [
+        None,
+        {"format": "something else"},
+        {"format": "companion-game", "version": 99},
+        {"format": "companion-game", "version": 1, "rules": "toy", "title": "t", "config": {}, "seed": 1,
+         "events": [{"seq": 2, "action": 2, "event": {"kind": "toy.secrets", "values": [1, 2]}}]},
+        {"format": "companion-game", "version": 1, "rules": "toy", "title": "t", "config": {}, "seed": 1,
+         "events": [{"seq": 1, "action": 1, "event": {"kind": "toy.secrets", "values": "no"}}]},
+        {"format": "companion-game", "version": 1, "rules": "toy", "title": "t", "config": {}, "seed": 1,
+         "events": [{"seq": 1, "action": 1, "event": {"kind": "sy.x_moved", "station": 1}}]},
+    ],
+)
+def test_import_refuses_garbage_and_stores_nothing(tmp_path: Path, garbage: object) -> None:
+    with Store(tmp_path / "c.sqlite3") as store:
+        with pytest.raises(MalformedInput):
+            import_game(store, garbage)  # type: ignore[arg-type]
+        assert store.games() == []
+
+
+def test_migration_from_version_1_keeps_the_games(tmp_path: Path) -> None:
+    path = tmp_path / "old.sqlite3"
+    db = sqlite3.connect(path, isolation_level=None)
+    from companion.app import store as store_module
+
+    store_module.MIGRATIONS[0](db)
+    db.execute("PRAGMA user_version = 1")
+    db.execute("INSERT INTO games (rules, title, config, seed, created, updated) VALUES ('toy','old','{}',5,'x','x')")
+    db.close()
+    with Store(path) as store:
+        assert [h.title for h in store.games()] == ["old"]
+        store.set_preference("language", "de")
+        assert store.preferences() == {"language": "de"}
+    assert connect(path).execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+
+
+def test_a_newer_file_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "new.sqlite3"
+    db = sqlite3.connect(path)
+    db.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    db.close()
+    with pytest.raises(StoreError) as info:
+        Store(path)
+    assert info.value.code == "store.too_new"

@@ -28,6 +28,7 @@ from companion.core import (
 @dataclass(frozen=True)
 class ToyState:
     seats: tuple[str, ...]
+    target: int = 10
     total: int = 0
     turn: int = 0
     secrets: tuple[int, ...] = ()
@@ -82,7 +83,10 @@ class ToyRules:
         seats = config.get("seats", ["a", "b"])
         if not isinstance(seats, list) or not all(isinstance(s, str) for s in seats):
             raise SetupError("setup.seats")
-        return ToyState(seats=tuple(str(s) for s in seats))
+        target = config.get("target", 10)
+        if not isinstance(target, int):
+            raise SetupError("setup.target")
+        return ToyState(seats=tuple(str(s) for s in seats), target=target)
 
     def seats(self, state: ToyState) -> tuple[str, ...]:
         return state.seats
@@ -128,7 +132,7 @@ class ToyRules:
         return [1, 2, 3]
 
     def outcome(self, state: ToyState) -> Outcome | None:
-        if state.total >= 10:
+        if state.total >= state.target:
             return Outcome("toy.reached", (state.seats[(state.turn - 1) % len(state.seats)],))
         return None
 

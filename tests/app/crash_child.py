@@ -1,0 +1,38 @@
+"""Child process for the crash test: plays a driven game into a real SQLite file through the
+table and prints ``ACK <seq>`` after every acknowledged intent, until it is killed."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import conftest  # noqa: F401  (registers the toy game)
+from drivers import DRIVERS
+
+from companion.app.store import Store
+from companion.app.table import Table
+
+
+async def main(path: str, driver: str, driver_seed: int) -> None:
+    rules_name, config, choose = DRIVERS[driver]
+    table = Table(Store(path))
+    await table.start()
+    await table.new_game(rules_name, config, "crash")
+    print("READY", flush=True)
+    rng = random.Random(driver_seed)
+    while table.game is not None and table.game.outcome() is None:
+        choice = choose(table.game, rng)
+        if choice is None:
+            break
+        ack = await table.submit(choice[0], choice[1], table.seq)
+        print(f"ACK {ack.seq}", flush=True)
+    print("END", flush=True)
+    await asyncio.sleep(3600)
+
+
+if __name__ == "__main__":
+    asyncio.run(main(sys.argv[1], sys.argv[2], int(sys.argv[3])))

@@ -1,0 +1,54 @@
+"""Drivers that play random legal games, shared by the crash test and benchmarks.
+
+A driver chooses the next (intent, actor) from the game's current state and a seeded
+``random.Random``, so a run can be repeated exactly from (game seed, driver seed).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+from toygame import Add, AddTwice, Draw
+
+from companion.core import TABLE, Audience, Game, Intent, Undo
+from companion.core.jsonvalue import JSONObject
+
+Choice = tuple[Intent, Audience] | None
+
+
+def toy_choose(game: Game[Any], rng: random.Random) -> Choice:
+    state = game.state
+    if not state.secrets:
+        return Draw(), TABLE
+    seat = state.seats[state.turn]
+    roll = rng.random()
+    if roll < 0.1 and game.can_undo(TABLE):
+        return Undo(), TABLE
+    if roll < 0.4:
+        return AddTwice(seat, rng.randint(1, 3)), Audience.of_seat(seat)
+    return Add(seat, rng.randint(1, 3)), Audience.of_seat(seat)
+
+
+DRIVERS: dict[str, tuple[str, JSONObject, Callable[[Game[Any], random.Random], Choice]]] = {
+    "toy": ("toy", {"target": 10**9}, toy_choose),
+}
+
+
+def reference_run(rules_name: str, config: JSONObject, seed: int, driver_seed: int, past_seq: int) -> Game[Any]:
+    """Play without any store, exactly as the table would, until the log is longer than
+    ``past_seq`` (or the game ends), for comparison."""
+    from companion.games import get_rules
+
+    _, _, choose = DRIVERS[rules_name]
+    game: Game[Any] = Game(get_rules(rules_name), config, seed)
+    rng = random.Random(driver_seed)
+    while game.seq <= past_seq:
+        if game.outcome() is not None:
+            break
+        choice = choose(game, rng)
+        if choice is None:
+            break
+        game.commit(game.decide(choice[0], choice[1], game.seq))
+    return game

@@ -21,9 +21,10 @@ _PACKAGES = ("companion.app", *GAMES.values())
 
 
 @functools.cache
-def catalogue() -> dict[str, dict[str, str]]:
+def catalogue(extra: tuple[str, ...] = ()) -> dict[str, dict[str, str]]:
+    """Every text by language; ``extra`` names front-end packages with their own messages.json."""
     merged: dict[str, dict[str, str]] = {lang: {} for lang in LANGUAGES}
-    for package in _PACKAGES:
+    for package in (*_PACKAGES, *extra):
         try:
             text = importlib.resources.files(package).joinpath("messages.json").read_text("utf-8")
         except (FileNotFoundError, ModuleNotFoundError, TypeError):  # a game without texts yet

@@ -51,8 +51,17 @@ def _v2(db: sqlite3.Connection) -> None:
     db.execute("CREATE TABLE preferences (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
 
 
+def _v3(db: sqlite3.Connection) -> None:
+    # Phone links: one row per seat of a game; the device hash binds the first phone that joined.
+    db.execute(
+        "CREATE TABLE seat_links ("
+        " game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE, seat TEXT NOT NULL,"
+        " token TEXT NOT NULL UNIQUE, device TEXT, issued TEXT NOT NULL, PRIMARY KEY (game_id, seat))"
+    )
+
+
 # Index i upgrades a file from user_version i to i + 1. Append only; never edit a released step.
-MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_v1, _v2]
+MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_v1, _v2, _v3]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
@@ -146,6 +155,10 @@ class Store:
 
     def _call(self, work: Callable[[sqlite3.Connection], T]) -> T:
         return self._submit(work).result()
+
+    def call(self, work: Callable[[sqlite3.Connection], T]) -> T:
+        """Run ``work`` on the writer thread (for app modules with their own tables)."""
+        return self._call(work)
 
     def close(self) -> None:
         if self._thread.is_alive():

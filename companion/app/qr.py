@@ -1,0 +1,72 @@
+"""Links and QR codes for phones: the Pi's address, seat URLs, PNG and terminal QR codes."""
+
+from __future__ import annotations
+
+import array
+import fcntl
+import io
+import ipaddress
+import socket
+import struct
+from typing import Any
+
+import qrcode  # type: ignore[import-untyped]
+
+SIOCGIFADDR = 0x8915
+
+
+def local_addresses() -> list[str]:
+    """IPv4 addresses of this machine's network interfaces (no traffic is sent), LAN ones first."""
+    found: list[str] = []
+    for _index, name in socket.if_nameindex():
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            try:
+                packed = fcntl.ioctl(s.fileno(), SIOCGIFADDR, struct.pack("256s", name.encode()[:15]))
+            except OSError:
+                continue
+        address = socket.inet_ntoa(packed[20:24])
+        if not ipaddress.ip_address(address).is_loopback:
+            found.append(address)
+    found.sort(key=lambda a: (not ipaddress.ip_address(a).is_private, a))
+    return found
+
+
+def phone_address(configured: str = "") -> str:
+    """The address phones should use: the configured one, else the first LAN address."""
+    if configured:
+        return configured
+    addresses = local_addresses()
+    return addresses[0] if addresses else "127.0.0.1"
+
+
+def seat_url(address: str, port: int, token: str) -> str:
+    host = f"[{address}]" if ":" in address else address
+    return f"http://{host}:{port}/s/{token}"
+
+
+def _make(text: str) -> Any:
+    qr = qrcode.QRCode(error_correction=qrcode.constants.ERROR_CORRECT_M, border=2, box_size=8)
+    qr.add_data(text)
+    qr.make(fit=True)
+    return qr
+
+
+def qr_png(text: str, box_size: int = 8) -> bytes:
+    qr = _make(text)
+    qr.box_size = box_size
+    buffer = io.BytesIO()
+    qr.make_image(fill_color="black", back_color="white").save(buffer)
+    return buffer.getvalue()
+
+
+def qr_terminal(text: str) -> str:
+    """A QR code drawn with half-block characters, dark on light, for ``companion serve``."""
+    matrix = _make(text).get_matrix()
+    rows = []
+    for y in range(0, len(matrix), 2):
+        top, bottom = matrix[y], matrix[y + 1] if y + 1 < len(matrix) else [False] * len(matrix[y])
+        line = array.array("u")
+        for a, b in zip(top, bottom, strict=True):
+            line.append({(False, False): "█", (True, False): "▄", (False, True): "▀", (True, True): " "}[(a, b)])
+        rows.append(line.tounicode())
+    return "\n".join(rows)

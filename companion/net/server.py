@@ -1,0 +1,318 @@
+"""The web server for phones.
+
+Routes: ``GET /s/<token>`` (the seat page — the same static page for any token, so a guessed
+token learns nothing from it), ``GET /static/<file>``, ``GET /texts/<lang>.json`` and the web
+socket ``GET /ws``. Every message sent is built from the table's view for the connection's
+own seat; every message received is an intent from ``docs/protocol.md``, checked by the table.
+See ``docs/protocol.md`` for the wire format.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import importlib.resources
+import json
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from aiohttp import WSMsgType, web
+
+from companion.app.i18n import LANGUAGES, catalogue, error_text
+from companion.app.seats import Claim, SeatLinks, redact
+from companion.app.table import Table
+from companion.core.errors import CompanionError
+from companion.core.jsonvalue import JSON, JSONObject
+
+log = logging.getLogger(__name__)
+
+MAX_MESSAGE = 4096  # bytes of one web socket message from a phone
+MAX_REQUEST = 4096  # bytes of an HTTP request body
+HELLO_TIMEOUT = 10.0
+BURST = 20  # messages a phone may send at once ...
+RATE = 10.0  # ... refilled at this many per second
+FLOOD_CLOSE = 40  # refusals for flooding before the connection is closed
+GARBAGE_CLOSE = 20  # malformed messages before the connection is closed
+FREE_FAILURES = 3  # bad tokens from one address before answers slow down
+MAX_DELAY = 8.0
+PAGE_TEXTS = ("companion.net",)  # the page's own labels, beside every game's and the app's texts
+STATIC_FILES = {"phone.js": "text/javascript", "phone.css": "text/css"}
+
+
+@dataclass
+class Bucket:
+    """A token bucket: ``take()`` is False while a client sends faster than allowed."""
+
+    capacity: float = BURST
+    rate: float = RATE
+    level: float = BURST
+    stamp: float = field(default_factory=time.monotonic)
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.level = min(self.capacity, self.level + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.level >= 1:
+            self.level -= 1
+            return True
+        return False
+
+
+class Failures:
+    """Bad tokens per remote address; after a few, every answer to that address waits longer."""
+
+    def __init__(self) -> None:
+        self._count: dict[str, tuple[int, float]] = {}
+
+    def delay(self, address: str) -> float:
+        count, since = self._count.get(address, (0, 0.0))
+        if time.monotonic() - since > 600:
+            return 0.0
+        return 0.0 if count < FREE_FAILURES else min(MAX_DELAY, 0.25 * 2 ** (count - FREE_FAILURES))
+
+    def failed(self, address: str) -> None:
+        count, _ = self._count.get(address, (0, 0.0))
+        self._count[address] = (count + 1, time.monotonic())
+
+    def succeeded(self, address: str) -> None:
+        self._count.pop(address, None)
+
+
+class Connection:
+    """One phone's web socket, bound to one seat of one game once its hello is accepted."""
+
+    def __init__(self, ws: web.WebSocketResponse, claim: Claim) -> None:
+        self.ws = ws
+        self.claim = claim
+        self.audience = claim.audience
+        self.bucket = Bucket()
+        self._latest_state: JSONObject | None = None
+        self._replies: list[JSONObject] = []
+        self._wake = asyncio.Event()
+        self.closed = False
+
+    def push_state(self, message: JSONObject) -> None:
+        """Called by the table after every change; only the newest state is worth sending."""
+        self._latest_state = message
+        self._wake.set()
+
+    def reply(self, message: JSONObject) -> None:
+        self._replies.append(message)
+        self._wake.set()
+
+    async def sender(self) -> None:
+        while not self.closed:
+            await self._wake.wait()
+            self._wake.clear()
+            # State first: an ack must never arrive before the state it confirms.
+            batch: list[JSONObject] = []
+            if self._latest_state is not None:
+                batch.append(self._latest_state)
+                self._latest_state = None
+            batch += self._replies
+            self._replies = []
+            for message in batch:
+                if self.ws.closed:
+                    return
+                await self.ws.send_str(json.dumps(message, ensure_ascii=False))
+
+
+class PhoneServer:
+    def __init__(self, table: Table, links: SeatLinks, language: Callable[[], str] = lambda: "en") -> None:
+        self.table = table
+        self.links = links
+        self.language = language
+        self.failures = Failures()
+        self.connections: set[Connection] = set()
+        self._on_claim: list[Callable[[int, str], None]] = []
+
+    def on_claim(self, callback: Callable[[int, str], None]) -> None:
+        """Tell the touchscreen when a seat was claimed (it hides that seat's QR code)."""
+        self._on_claim.append(callback)
+
+    # -- the application ------------------------------------------------------------
+    def app(self) -> web.Application:
+        app = web.Application(client_max_size=MAX_REQUEST)
+        app.router.add_get("/s/{token}", self.page)
+        app.router.add_get("/static/{name}", self.static)
+        app.router.add_get("/texts/{lang}.json", self.texts)
+        app.router.add_get("/ws", self.socket)
+        return app
+
+    async def start(self, host: str, port: int) -> tuple[web.AppRunner, int]:
+        runner = web.AppRunner(self.app(), access_log=None)
+        await runner.setup()
+        site = web.TCPSite(runner, host, port)
+        await site.start()
+        bound = runner.addresses[0][1] if runner.addresses else port
+        return runner, int(bound)
+
+    async def page(self, request: web.Request) -> web.StreamResponse:
+        # No lookup of the token here: every /s/... answers the same bytes.
+        return web.Response(text=_resource("phone.html"), content_type="text/html", headers=_NO_STORE)
+
+    async def static(self, request: web.Request) -> web.StreamResponse:
+        name = request.match_info["name"]
+        if name not in STATIC_FILES:
+            raise web.HTTPNotFound()
+        return web.Response(text=_resource(name), content_type=STATIC_FILES[name], headers=_NO_STORE)
+
+    async def texts(self, request: web.Request) -> web.StreamResponse:
+        lang = request.match_info["lang"]
+        if lang not in LANGUAGES:
+            raise web.HTTPNotFound()
+        texts = catalogue(PAGE_TEXTS)
+        merged = {**texts["en"], **texts.get(lang, {})}
+        return web.json_response(merged, headers=_NO_STORE)
+
+    # -- the web socket -----------------------------------------------------------------
+    async def socket(self, request: web.Request) -> web.StreamResponse:
+        ws = web.WebSocketResponse(max_msg_size=MAX_MESSAGE, heartbeat=20.0)
+        await ws.prepare(request)
+        address = request.remote or "?"
+        claim = await self._hello(ws, address)
+        if claim is None:
+            await ws.close()
+            return ws
+        conn = Connection(ws, claim)
+        self.connections.add(conn)
+        sender = asyncio.create_task(conn.sender())
+        subscription = self.table.subscribe(conn.audience, lambda m: self._push(conn, m))
+        log.info("seat %s joined (game %s)", claim.seat, claim.game_id)
+        for callback in self._on_claim:
+            callback(claim.game_id, claim.seat)
+        try:
+            await self._serve(conn)
+        finally:
+            subscription.close()
+            conn.closed = True
+            conn._wake.set()
+            sender.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await sender
+            self.connections.discard(conn)
+            if not ws.closed:
+                await ws.close()
+        return ws
+
+    async def _hello(self, ws: web.WebSocketResponse, address: str) -> Claim | None:
+        """Read the hello; answer a bad token exactly like a malformed hello, slowed after failures."""
+        try:
+            msg = await ws.receive(timeout=HELLO_TIMEOUT)
+        except TimeoutError:
+            return None
+        claim: Claim | None = None
+        if msg.type == WSMsgType.TEXT:
+            hello = _parse(msg.data)
+            if isinstance(hello, dict) and hello.get("type") == "hello" and set(hello) == {"type", "token", "device"}:
+                claim = await asyncio.to_thread(self.links.claim, hello["token"], hello["device"])
+        delay = self.failures.delay(address)
+        if delay:
+            await asyncio.sleep(delay)
+        if claim is None:
+            self.failures.failed(address)
+            log.info("refused a link from %s", address)
+            await _send(ws, {"type": "error", "code": "link.invalid", "text": self._text("link.invalid")})
+            return None
+        self.failures.succeeded(address)
+        if not claim.ok:
+            await _send(ws, {"type": "error", "code": "link.taken", "text": self._text("link.taken")})
+            return None
+        await _send(ws, {"type": "welcome", "seat": claim.seat, "lang": self.language()})
+        return claim
+
+    def _push(self, conn: Connection, message: JSONObject) -> None:
+        if message.get("type") == "state" and message.get("game_id") != conn.claim.game_id:
+            conn.push_state({"type": "no_game"})
+        else:
+            conn.push_state(message)
+
+    async def _serve(self, conn: Connection) -> None:
+        floods = garbage = 0
+        async for msg in conn.ws:
+            if msg.type != WSMsgType.TEXT:
+                if msg.type == WSMsgType.BINARY:
+                    garbage += 1
+                    conn.reply(self._refusal(None, "malformed"))
+                    if garbage >= GARBAGE_CLOSE:
+                        break
+                    continue
+                break
+            if not conn.bucket.take():
+                floods += 1
+                if floods == 1 or floods % 10 == 0:
+                    conn.reply(self._refusal(None, "flood"))
+                if floods >= FLOOD_CLOSE:
+                    log.info("closing a flooding phone (seat %s)", conn.claim.seat)
+                    await _send(conn.ws, self._refusal(None, "flood"))
+                    await conn.ws.close(code=1008, message=b"flood")
+                    break
+                continue
+            data = _parse(msg.data)
+            ident = data.get("id") if isinstance(data, dict) else None
+            if not isinstance(ident, int) or isinstance(ident, bool):
+                ident = None
+            if not isinstance(data, dict) or set(data) != {"type", "id", "seq", "intent"} or data["type"] != "intent":
+                garbage += 1
+                code = "malformed.json" if data is _BAD else "malformed"
+                conn.reply(self._refusal(ident, code))
+                if garbage >= GARBAGE_CLOSE:
+                    break
+                continue
+            await self._intent(conn, ident, data)
+
+    async def _intent(self, conn: Connection, ident: int | None, data: dict[str, Any]) -> None:
+        table = self.table
+        if table.current is None or table.current.header.id != conn.claim.game_id:
+            conn.reply(self._refusal(ident, "table.no_game"))
+            return
+        try:
+            ack = await table.submit_json({"seq": data["seq"], "intent": data["intent"]}, conn.audience)
+        except CompanionError as exc:
+            conn.reply({"type": "refused", "id": ident, **exc.to_json(), "text": error_text(exc, self.language())})
+            return
+        conn.reply({"type": "ack", "id": ident, "seq": ack.seq})
+
+    def _refusal(self, ident: int | None, code: str) -> JSONObject:
+        return {"type": "refused", "id": ident, "code": code, "params": {}, "text": self._text(code)}
+
+    def _text(self, code: str) -> str:
+        return error_text(CompanionError(code), self.language())
+
+    async def release(self, game_id: int, seat: str) -> str:
+        """The table releases a seat: new token, and the seat's phones are disconnected now."""
+        link = await asyncio.to_thread(self.links.release, game_id, seat)
+        for conn in list(self.connections):
+            if conn.claim.game_id == game_id and conn.claim.seat == seat:
+                await _send(conn.ws, {"type": "error", "code": "link.released", "text": self._text("link.released")})
+                await conn.ws.close()
+        log.info("seat %s released; new link %s", seat, redact(link.token))
+        return link.token
+
+    def connected_seats(self) -> set[tuple[int, str]]:
+        return {(c.claim.game_id, c.claim.seat) for c in self.connections if not c.ws.closed}
+
+
+_NO_STORE = {"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer"}
+_BAD: Any = object()
+
+
+def _parse(text: str) -> JSON:
+    try:
+        value: JSON = json.loads(text)
+    except (ValueError, RecursionError):
+        return _BAD  # type: ignore[no-any-return]
+    return value
+
+
+async def _send(ws: web.WebSocketResponse, message: JSONObject) -> None:
+    if not ws.closed:
+        with contextlib.suppress(ConnectionError, RuntimeError):
+            await ws.send_str(json.dumps(message, ensure_ascii=False))
+
+
+def _resource(name: str) -> str:
+    return importlib.resources.files("companion.net").joinpath("static", name).read_text("utf-8")

@@ -1,0 +1,109 @@
+"""A real table, store and phone server on a loopback port, and real web socket phones."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import secrets
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+from aiohttp import web
+
+from companion.app.seats import SeatLinks
+from companion.app.store import Store
+from companion.app.table import Table
+from companion.core.jsonvalue import JSONObject
+from companion.net.server import PhoneServer
+
+
+@dataclass
+class Rig:
+    table: Table
+    links: SeatLinks
+    server: PhoneServer
+    runner: web.AppRunner
+    port: int
+    session: aiohttp.ClientSession
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def tokens(self, seats: list[str]) -> dict[str, str]:
+        assert self.table.current is not None
+        return {link.seat: link.token for link in self.links.ensure(self.table.current.header.id, seats)}
+
+    async def phone(self, token: str, device: str | None = None) -> Phone:
+        ws = await self.session.ws_connect(self.base + "/ws")
+        phone = Phone(ws, device or secrets.token_hex(32))
+        await phone.send({"type": "hello", "token": token, "device": phone.device})
+        return phone
+
+
+@dataclass
+class Phone:
+    """A web socket client that records every byte it receives."""
+
+    ws: aiohttp.ClientWebSocketResponse
+    device: str
+    received: list[str] = field(default_factory=list)
+    next_id: int = 1
+
+    async def send(self, message: Any) -> None:
+        await self.ws.send_str(message if isinstance(message, str) else json.dumps(message))
+
+    async def recv(self, timeout: float = 10.0) -> JSONObject:
+        msg = await self.ws.receive(timeout=timeout)
+        if msg.type != aiohttp.WSMsgType.TEXT:
+            return {"type": f"<{msg.type.name}>"}
+        self.received.append(msg.data)
+        data: JSONObject = json.loads(msg.data)
+        return data
+
+    async def until(self, kind: str, timeout: float = 10.0, **match: Any) -> JSONObject:
+        """Read messages until one of type ``kind`` (matching ``match``) arrives."""
+        loop = asyncio.get_running_loop()
+        end = loop.time() + timeout
+        while True:
+            msg = await self.recv(max(0.01, end - loop.time()))
+            if msg["type"] == kind and all(msg.get(k) == v for k, v in match.items()):
+                return msg
+            if msg["type"].startswith("<"):
+                raise AssertionError(f"connection ended while waiting for {kind}: {msg}")
+
+    async def intent(self, seq: int, intent: JSONObject) -> JSONObject:
+        """Send an intent and return its ack or refusal."""
+        ident = self.next_id
+        self.next_id += 1
+        await self.send({"type": "intent", "id": ident, "seq": seq, "intent": intent})
+        while True:
+            msg = await self.recv()
+            if msg["type"] in ("ack", "refused") and msg.get("id") == ident:
+                return msg
+
+    async def close(self) -> None:
+        await self.ws.close()
+
+
+@asynccontextmanager
+async def rig(tmp_path: Path, rules: str, config: JSONObject) -> AsyncIterator[Rig]:
+    store = Store(tmp_path / "phones.sqlite3")
+    table = Table(store)
+    await table.start()
+    await table.new_game(rules, config, "test game")
+    links = SeatLinks(store)
+    server = PhoneServer(table, links)
+    runner, port = await server.start("127.0.0.1", 0)
+    session = aiohttp.ClientSession()
+    try:
+        yield Rig(table, links, server, runner, port, session)
+    finally:
+        await session.close()
+        await runner.cleanup()
+        await table.stop()
+        store.close()

@@ -1,0 +1,11 @@
+"""Mykerinos (Nicolas Oury, Ystari 2006): seasons, survey, museum, two-player neutral, exhibition.
+
+See ``docs/protocol/mykerinos.md`` for the setup options, intents, events and views.
+"""
+
+from companion.games.mykerinos.rules import MykerinosRules
+from companion.games.mykerinos.state import MykState
+
+RULES = MykerinosRules()
+
+__all__ = ["RULES", "MykState", "MykerinosRules"]

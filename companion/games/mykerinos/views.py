@@ -84,8 +84,10 @@ def view(state: MykState, audience: Audience) -> JSONObject:
         if seat not in state.seats:
             raise Forbidden("myk.unknown_seat", "no such seat in this game", seat=seat[:40])
         out = public(state)
+        choices = legal(state, audience)
         out["me"] = seat
-        out["to_act"] = bool(legal(state, audience))
+        out["choices"] = choices  # this seat's own options now (the same as its legal list)
+        out["to_act"] = bool(choices)
         return out
     if audience.is_debug:
         out = public(state)

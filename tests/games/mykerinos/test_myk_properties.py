@@ -7,7 +7,7 @@ from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from myk_helpers import RULES, do, new_game, random_step
+from myk_helpers import RULES, check, do, new_game, random_step
 
 from companion.core import Entry, Game, Undone, decode, encode, event_codec, fold, intent_codec
 from companion.core.jsonvalue import dumps, loads
@@ -54,6 +54,12 @@ def test_random_games(config: dict[str, Any], seed: int, corrections: bool) -> N
 
     # fold(log) = live state; a different seed replays to the same state (draws are in the log)
     assert Game(RULES, config, seed + 1, game.entries).state == state
+    # the invariants hold after every single event too (screens are shown mid-action in playthroughs)
+    replay = game.start
+    for entry in live_entries(game):
+        replay = RULES.apply(replay, entry.event)
+        check(replay)
+    assert replay == state
     # the state itself round-trips exactly through JSON
     assert decode(MykState, loads(dumps(encode(state)))) == state
 

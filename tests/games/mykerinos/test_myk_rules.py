@@ -214,8 +214,10 @@ def test_every_audience_explicitly() -> None:
     table = RULES.view(game.state, TABLE)
     seat = RULES.view(game.state, Audience.of_seat("blue"))
     debug = RULES.view(game.state, DEBUG)
-    assert {k: v for k, v in seat.items() if k not in ("me", "to_act")} == table
+    assert {k: v for k, v in seat.items() if k not in ("me", "to_act", "choices")} == table
     assert seat["me"] == "blue" and seat["to_act"] is True
+    assert seat["choices"] == RULES.legal(game.state, Audience.of_seat("blue"))
+    assert [c["kind"] for c in seat["choices"]] == ["myk.excavate", "myk.pass"]
     assert RULES.view(game.state, Audience.of_seat("red"))["to_act"] is False
     assert "state" in debug and "state" not in table
     with pytest.raises(Forbidden):

@@ -31,8 +31,26 @@ def toy_choose(game: Game[Any], rng: random.Random) -> Choice:
     return Add(seat, rng.randint(1, 3)), Audience.of_seat(seat)
 
 
+def _game_helpers(game: str, module: str) -> Any:
+    """A game's random legal player lives with its tests (tests/games/<game>/)."""
+    import importlib
+    import sys
+    from pathlib import Path
+
+    folder = str(Path(__file__).resolve().parent / "games" / game)
+    if folder not in sys.path:
+        sys.path.insert(0, folder)
+    return importlib.import_module(module)
+
+
+def mykerinos_choose(game: Game[Any], rng: random.Random) -> Choice:
+    step: Choice = _game_helpers("mykerinos", "myk_helpers").random_step(game, rng)
+    return step
+
+
 DRIVERS: dict[str, tuple[str, JSONObject, Callable[[Game[Any], random.Random], Choice]]] = {
     "toy": ("toy", {"target": 10**9}, toy_choose),
+    "mykerinos": ("mykerinos", {"seats": ["blue", "red"], "layout": "line4"}, mykerinos_choose),
 }
 
 

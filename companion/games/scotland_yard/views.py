@@ -1,0 +1,185 @@
+"""What each screen sees, and what each actor may do now.
+
+Mister X's secrets are his current station and the stations of his log. Public views show a
+log station only on a reveal field, his current station only while a reveal is shown (until his
+next move), and everything once the game is over. Every station value in a view sits under a
+key named ``station`` (figures, Mister X, log fields, the capture), so a test can search views
+for leaks; the tracker's set is under ``candidates``; legal destinations under ``moves``/``x``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from companion.core.audience import Audience
+from companion.core.errors import Forbidden
+from companion.core.jsonvalue import JSON, JSONObject
+from companion.games.scotland_yard import moves
+from companion.games.scotland_yard.board import D_CARDS, X_CARDS
+from companion.games.scotland_yard.model import LOG_FIELDS, MRX, NORMAL, REVEALS, ROUNDS, WINNER, SYState, Tickets
+
+
+def _ints(values: Iterable[int]) -> list[JSON]:
+    return [v for v in values]
+
+
+def _tickets(tickets: Tickets) -> JSONObject:
+    return {line: tickets[k] for k, line in enumerate(NORMAL)}
+
+
+def _controls(state: SYState, seat: str) -> list[JSON]:
+    """Figures a detective seat moves: its own detectives and every bobby."""
+    return [f for i, f in enumerate(state.figures) if state.seat_of(i) in (None, seat)]
+
+
+def public(state: SYState) -> JSONObject:
+    over = state.phase == "over"
+    playing = state.phase == "detectives"
+    figures: list[JSON] = [
+        {
+            "figure": figure,
+            "bobby": state.is_bobby(i),
+            "seat": state.seat_of(i),
+            "station": state.positions[i] or None,
+            "moved": state.moved[i],
+            "can_move": playing and not state.moved[i] and moves.can_move(state, i),
+        }
+        for i, figure in enumerate(state.figures)
+    ]
+    seats: list[JSON] = [{"seat": MRX, "name": state.names[0], "role": "mrx"}]
+    seats += [
+        {
+            "seat": seat,
+            "name": state.names[k + 1],
+            "role": "detective",
+            "figures": _controls(state, seat),
+            "tickets": _tickets(state.purses[k]),
+        }
+        for k, seat in enumerate(state.seats[1:])
+    ]
+    log: list[JSON] = [
+        {
+            "field": f.field,
+            "round": f.round,
+            "ticket": f.ticket,
+            "double": f.step != 0,
+            "reveal": f.field in REVEALS,
+            "station": f.station if over or f.field in REVEALS else None,
+        }
+        for f in state.route
+    ]
+    end: JSON = None
+    if state.end is not None:
+        end = {
+            "reason": state.end.reason,
+            "winner": WINNER[state.end.reason],
+            "figure": state.end.figure,
+            "station": state.end.station,
+        }
+    tracker: JSONObject = {"on": state.tracker_on}
+    if state.tracker_on:
+        tracker["candidates"] = _ints(sorted(state.candidates))
+    return {
+        "phase": state.phase,
+        "round": state.round,
+        "rounds": ROUNDS,
+        "turn": MRX if state.phase == "x" else "detectives" if playing else None,
+        "next_field": len(state.route) + 1 if len(state.route) < LOG_FIELDS else None,
+        "reveal_fields": _ints(sorted(REVEALS)),
+        "seats": seats,
+        "figures": figures,
+        "mrx": {
+            "placed": state.x_station != 0,
+            "station": (state.x_station or None) if over else (state.shown or None),
+            "black": state.x_black,
+            "double": state.x_double,
+        },
+        "supply": _tickets(state.supply),
+        "log": log,
+        "tracker": tracker,
+        "options": {"tracker": state.tracker_on, "bobbies_keep_game_alive": state.bobbies_keep_game_alive},
+        "end": end,
+    }
+
+
+def secret(state: SYState) -> JSONObject:
+    """Mister X's own knowledge: where he is, his whole route, and whether his next field is a reveal."""
+    return {
+        "station": state.x_station or None,
+        "route": [{"field": f.field, "ticket": f.ticket, "station": f.station} for f in state.route],
+        "next_is_reveal": len(state.route) + 1 in REVEALS,
+    }
+
+
+def view(state: SYState, audience: Audience) -> JSONObject:
+    if audience.is_table:
+        return public(state)
+    if audience.is_debug:
+        everything = public(state)
+        everything["secret"] = secret(state)
+        everything["candidates"] = _ints(sorted(state.candidates))
+        return everything
+    if audience.is_seat(MRX):
+        mine = public(state)
+        mine["secret"] = secret(state)
+        return mine
+    if audience.seat is not None and audience.seat in state.seats:
+        theirs = public(state)
+        theirs["controls"] = _controls(state, audience.seat)
+        return theirs
+    raise Forbidden("sy.unknown_seat", "there is no such seat in this game")
+
+
+def _figure_moves(state: SYState, figures: list[JSON]) -> JSONObject:
+    out: JSONObject = {}
+    for i in moves.to_move(state):
+        if state.figures[i] in figures:
+            out[state.figures[i]] = {line: _ints(dest) for line, dest in moves.figure_options(state, i).items()}
+    return out
+
+
+def legal(state: SYState, actor: Audience) -> JSON:
+    """``{"intents": [kinds...], ...}`` with the choices each kind offers (see the protocol doc)."""
+    phase = state.phase
+    if actor.is_debug or phase == "over":
+        return {"intents": []}
+    out: JSONObject = {}
+    intents: list[JSON] = []
+    if actor.is_table:
+        if phase == "start":
+            intents.append("sy.draw_start")
+            if not state.positions[0]:
+                intents.append("sy.place_detectives")
+                out["figures"] = [f for f in state.figures]
+                out["d_cards"] = _ints(D_CARDS)
+        elif phase == "detectives":
+            out["moves"] = _figure_moves(state, list(state.figures))
+            intents.append("sy.move")
+        intents += ["sy.set_tracker", "sy.end_game"]
+    elif actor.is_seat(MRX):
+        if phase == "start" and not state.x_station:
+            intents += ["sy.draw_start", "sy.place_x"]
+            out["x_cards"] = _ints(s for s in X_CARDS if s not in state.positions)
+        elif phase == "x":
+            single = moves.x_singles(state)
+            doubles = moves.x_doubles(state)
+            out["x"] = {
+                "single": {ticket: _ints(dest) for ticket, dest in single.items()},
+                "double": [
+                    {"ticket": t, "station": s, "then": {t2: _ints(d2) for t2, d2 in then.items()}}
+                    for t, s, then in doubles
+                ],
+            }
+            intents.append("sy.x_move")
+            if doubles:
+                intents.append("sy.x_double")
+    elif actor.seat is not None and actor.seat in state.seats:
+        if phase == "detectives":
+            mine = _figure_moves(state, _controls(state, actor.seat))
+            if mine:
+                out["moves"] = mine
+                intents.append("sy.move")
+    else:
+        raise Forbidden("sy.unknown_seat", "there is no such seat in this game")
+    out["intents"] = intents
+    return out

@@ -152,7 +152,35 @@ def main() -> None:
     print("  " + (tracker() if tracker else "no tracker benchmark yet"))
 
 
-EXTRA: dict[str, Callable[[], str]] = {}
+def bench_tracker() -> str:
+    """The tracker's step after each Mister X move, timed over the moves of real random games."""
+    from companion.core import Undone, fold
+    from companion.games.scotland_yard import tracker
+    from companion.games.scotland_yard.model import XMoved
+
+    rules_name, config, _ = DRIVERS["scotland_yard"]
+    rng = random.Random(9)
+    samples: list[float] = []
+    sizes: list[int] = []
+    while len(samples) < 2000:
+        g = reference_run(rules_name, config, rng.randrange(1 << 30), rng.randrange(1 << 30), past_seq=10**9)
+        undone = {e.event.target for e in g.entries if isinstance(e.event, Undone)}
+        state = g.start
+        for entry in g.entries:
+            if entry.action in undone or isinstance(entry.event, Undone):
+                continue
+            if isinstance(entry.event, XMoved):
+                occupied = {p for p in state.positions if p}
+                t0 = time.perf_counter()
+                tracker.after_x_move(state.board, state.candidates, entry.event.ticket, occupied)
+                samples.append(time.perf_counter() - t0)
+                sizes.append(len(state.candidates))
+            state = g.rules.apply(state, entry.event)
+        assert state == fold(g.rules, g.start, g.entries)
+    return f"{summary(samples)}; candidates before the move: median {statistics.median(sizes):.0f}"
+
+
+EXTRA: dict[str, Callable[[], str]] = {"tracker": bench_tracker}
 
 if __name__ == "__main__":
     main()

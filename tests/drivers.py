@@ -48,7 +48,14 @@ def mykerinos_choose(game: Game[Any], rng: random.Random) -> Choice:
     return step
 
 
+def scotland_yard_choose(game: Game[Any], rng: random.Random) -> Choice:
+    # Double moves often, so kills also land while a two-event action is being written.
+    step: Choice = _game_helpers("scotland_yard", "sy_support").random_intent(game, rng, chase=0.3, double=0.5)
+    return step
+
+
 DRIVERS: dict[str, tuple[str, JSONObject, Callable[[Game[Any], random.Random], Choice]]] = {
+    "scotland_yard": ("scotland_yard", {"detectives": ["Ann", "Bob"], "tracker": True}, scotland_yard_choose),
     "toy": ("toy", {"target": 10**9}, toy_choose),
     "mykerinos": ("mykerinos", {"seats": ["blue", "red"], "layout": "line4"}, mykerinos_choose),
 }

@@ -1,0 +1,107 @@
+"""No leak, end to end: random Scotland Yard games played through the real server with every
+seat connected (Mister X, each detective, the table link). Every byte each client receives is
+recorded; no detective or table connection may ever receive Mister X's station except while a
+reveal shows him, at a capture, or after the end."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from harness import Phone, rig
+
+from companion.app.seats import TABLE_SEAT
+from companion.core import Game, encode
+from companion.core.jsonvalue import JSON
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "games" / "scotland_yard"))
+from sy_support import random_intent
+
+CONFIG = {"mister_x": "X", "detectives": ["Ann", "Bob"], "tracker": True}
+
+
+def stations(value: JSON, path: str = "") -> list[tuple[str, int]]:
+    """Every number under a key named ``station`` (the SY views keep all stations there), and
+    every number in a list under ``candidates`` is deliberately NOT counted: the tracker is public."""
+    found: list[tuple[str, int]] = []
+    if isinstance(value, dict):
+        for k, v in value.items():
+            if k == "station" and isinstance(v, int):
+                found.append((path + "." + k, v))
+            else:
+                found += stations(v, f"{path}.{k}")
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            found += stations(v, f"{path}[{i}]")
+    return found
+
+
+def check_public(message: dict[str, Any], states: dict[int, Any], who: str) -> None:
+    assert "secret" not in json.dumps(message), f"{who} received Mister X's secret section"
+    if message.get("type") != "state":
+        # Acks, refusals and errors carry no stations at all.
+        assert stations(message) == [], f"{who} got a station in {message['type']}"
+        return
+    state = states[message["seq"]]
+    over = state.phase == "over"
+    x = state.x_station
+    figures = {p for p in state.positions if p}
+    for path, value in stations(message["view"]):
+        if value != x or x == 0 or path.startswith(".log["):
+            continue  # log fields are judged by the reveal rule below
+        # Mister X's true station may appear only when he is shown, caught, or the game is over.
+        assert over or value == state.shown or value in figures, f"{who} saw Mister X at {value} via {path}"
+    for field in message["view"]["log"]:
+        if field["station"] is not None:
+            assert over or field["reveal"], f"{who} saw a hidden log field {field}"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_no_detective_or_table_connection_ever_sees_mister_x(tmp_path: Path, seed: int) -> None:
+    async def scenario() -> None:
+        async with rig(tmp_path, "scotland_yard", CONFIG) as r:
+            game = r.table.game
+            assert game is not None
+            seats = [*game.rules.seats(game.state), TABLE_SEAT]
+            tokens = r.tokens(seats)
+            phones: dict[str, Phone] = {}
+            for seat in seats:
+                phones[seat] = await r.phone(tokens[seat])
+                assert (await phones[seat].recv())["type"] == "welcome"
+                await phones[seat].until("state")
+            rng = random.Random(seed)
+            actions = 0
+            while game.outcome() is None and actions < 400:
+                intent, actor = random_intent(game, rng, chase=0.6, double=0.3)
+                who = TABLE_SEAT if actor.is_table else actor.seat
+                assert who is not None
+                reply = await phones[who].intent(game.seq, {"kind": intent.kind, **encode(intent)})  # type: ignore[dict-item]
+                assert reply["type"] == "ack", reply
+                actions += 1
+            assert game.outcome() is not None, "the random game should end"
+            # Let the last states arrive everywhere.
+            for phone in phones.values():
+                seen = [json.loads(m) for m in phone.received]
+                if not any(m["type"] == "state" and m["seq"] == game.seq for m in seen):
+                    await phone.until("state", seq=game.seq)
+
+            # Every state the game passed through, from the log (debug knowledge, test side only).
+            states = {n: Game(game.rules, game.config, game.seed, game.entries[:n]).state for n in range(game.seq + 1)}
+            checked = 0
+            for seat, phone in phones.items():
+                if seat == "mrx":
+                    continue
+                for raw in phone.received:
+                    check_public(json.loads(raw), states, seat)
+                    checked += 1
+            assert checked > actions  # every client really got every state
+            # Mister X's phone did see his station (the check above is about others only).
+            assert any('"secret"' in raw for raw in phones["mrx"].received)
+
+    asyncio.run(scenario())

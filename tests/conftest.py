@@ -4,8 +4,10 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-if str(HERE) not in sys.path:
-    sys.path.insert(0, str(HERE))
+# Shared helpers: tests/ (toy game, drivers), tests/net (real server and phones), tests/browser (Chromium).
+for folder in (HERE, HERE / "net", HERE / "browser"):
+    if str(folder) not in sys.path:
+        sys.path.insert(0, str(folder))
 
 # The toy game is registered for tests only.
 from companion import games  # noqa: E402

@@ -95,7 +95,7 @@ async def rig(tmp_path: Path, rules: str, config: JSONObject) -> AsyncIterator[R
     store = Store(tmp_path / "phones.sqlite3")
     table = Table(store)
     await table.start()
-    await table.new_game(rules, config, "test game")
+    await table.new_game(rules, config, "Friday night")
     links = SeatLinks(store)
     server = PhoneServer(table, links)
     runner, port = await server.start("127.0.0.1", 0)

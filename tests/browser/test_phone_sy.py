@@ -1,0 +1,100 @@
+"""The phone page in a real browser: a Mister X phone and a detective phone play Scotland Yard
+for several rounds (single moves, the reveal warning and reveal, a double move). Screenshots at
+360×740 go to artifacts/screenshots/."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+from browser import PHONE, SHOTS, chromium
+from harness import rig
+from playwright.async_api import Page
+
+from companion.core import TABLE
+from companion.games.scotland_yard.model import DrawStart
+
+CONFIG = {"mister_x": "Xavier", "detectives": ["Dora"]}  # two players: d1 runs D1, D2 and both bobbies
+
+
+async def seq_of(page: Page) -> int:
+    value: int = await page.evaluate("() => C.state ? C.state.seq : -1")
+    return value
+
+
+async def confirm_and_wait(page: Page, table_seq: int) -> None:
+    """Tap confirm; the page must show the action as pending until the Pi confirms it."""
+    await page.click("[data-action=confirm]")
+    await page.wait_for_function("(s) => C.state && C.state.seq > s", arg=table_seq, timeout=10_000)
+    await page.wait_for_selector("#notice.info", timeout=10_000)
+
+
+@pytest.mark.slow
+def test_mister_x_and_a_detective_play_rounds_in_chromium(tmp_path: Path) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+
+    async def scenario() -> None:
+        async with rig(tmp_path, "scotland_yard", CONFIG) as r, chromium() as browser:
+            game = r.table.game
+            assert game is not None
+            await r.table.submit(DrawStart(), TABLE, game.seq)
+            tokens = r.tokens(["mrx", "d1"])
+            x_page = await (await browser.new_context(viewport=PHONE)).new_page()
+            d_page = await (await browser.new_context(viewport=PHONE)).new_page()
+            await x_page.goto(f"{r.base}/s/{tokens['mrx']}")
+            await d_page.goto(f"{r.base}/s/{tokens['d1']}")
+            for page in (x_page, d_page):
+                await page.wait_for_selector("#status.connected", timeout=15_000)
+
+            for rnd in range(1, 5):
+                state = game.state
+                if state.phase == "over":
+                    break
+                assert state.phase == "x" and state.round == rnd
+                await x_page.wait_for_selector("[data-section=move] .dest")
+                assert await x_page.inner_text("[data-my-station]") == str(state.x_station)
+                warning = await x_page.query_selector("[data-warning=reveal]")
+                assert (warning is not None) == (len(state.route) + 1 == 3), "reveal warning before field 3 only"
+                if rnd < 4:
+                    await x_page.click("[data-section=move] .dest")
+                    if rnd == 1:
+                        await x_page.screenshot(path=str(SHOTS / "phone-sy-mrx-choose.png"), full_page=True)
+                    await confirm_and_wait(x_page, game.seq)
+                else:
+                    await x_page.click("[data-mode=double]")
+                    await x_page.click("[data-section=move] .dest")
+                    await x_page.wait_for_selector("text=Second step:")
+                    await x_page.click("[data-section=move] .dest")
+                    await x_page.screenshot(path=str(SHOTS / "phone-sy-mrx-double.png"), full_page=True)
+                    await confirm_and_wait(x_page, game.seq)
+                    assert [f.step for f in game.state.route[-2:]] == [1, 2]
+                assert game.state.phase in ("detectives", "over")
+
+                # The detective phone: what it shows of Mister X is only what the table may know.
+                await d_page.wait_for_function("(s) => C.state && C.state.seq >= s", arg=game.seq)
+                shown = await d_page.inner_text("[data-mrx-shown]")
+                if game.state.shown:
+                    assert shown == str(game.state.shown) == str(game.state.x_station)
+                    await d_page.screenshot(path=str(SHOTS / "phone-sy-detective-reveal.png"), full_page=True)
+                else:
+                    assert shown == "?"
+                assert str(game.state.x_station) not in await d_page.inner_text("[data-section=move]")
+                log_text = await d_page.inner_text(".log")
+                assert "Taxi" in log_text or "Bus" in log_text or "Underground" in log_text or "Black" in log_text
+
+                while game.state.phase == "detectives" and game.state.round == rnd:
+                    await d_page.wait_for_selector("[data-select]")
+                    await d_page.click("[data-select]")
+                    await d_page.click("[data-section=move] .dest")
+                    if rnd == 1:
+                        await d_page.screenshot(path=str(SHOTS / "phone-sy-detective-move.png"), full_page=True)
+                    await confirm_and_wait(d_page, game.seq)
+            assert game.state.round >= 4 or game.state.phase == "over"
+            await x_page.wait_for_function("(s) => C.state && C.state.seq >= s", arg=game.seq)
+            await x_page.screenshot(path=str(SHOTS / "phone-sy-mrx.png"), full_page=True)
+            # Mister X's route on his own phone shows his stations.
+            route_text = await x_page.inner_text(".log")
+            assert all(str(f.station) in route_text for f in game.state.route)
+
+    asyncio.run(scenario())

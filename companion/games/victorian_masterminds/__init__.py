@@ -1,0 +1,6 @@
+"""Victorian Masterminds (Bauza & Lang): the Secret Service, hidden agent stacks and their
+guided resolution, machines, scoring. See ``docs/protocol/victorian-masterminds.md``."""
+
+from companion.games.victorian_masterminds.rules import RULES, VictorianMastermindsRules
+
+__all__ = ["RULES", "VictorianMastermindsRules"]

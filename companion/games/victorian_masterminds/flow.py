@@ -1,0 +1,550 @@
+"""``decide``: check an intent against the state and the actor, then run the game forward on
+its own (loot, abilities that need nobody, reshuffles, the end of a turn, the final round)
+until someone has to answer a real question."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
+
+from companion.core.audience import Audience
+from companion.core.errors import Forbidden, IllegalMove, MalformedInput
+from companion.core.events import Event, Intent
+from companion.games.victorian_masterminds.engine import (
+    apply_event,
+    can_capture,
+    can_extra_turn,
+    final_scores,
+    gain_one,
+    gains_for,
+    reveal_candidates,
+)
+from companion.games.victorian_masterminds.events import (
+    Adjust,
+    AgentPlaced,
+    AgentResolved,
+    AgentRevealed,
+    AnswerHenchman,
+    BuildingCaptured,
+    Capture,
+    ChoiceRequired,
+    ChooseBuilding,
+    Corrected,
+    EndTurn,
+    EngineerDone,
+    ExtraTurn,
+    ExtraTurnStarted,
+    FinalResolutionStarted,
+    ForceResolve,
+    GameEnded,
+    LootTaken,
+    MissionSet,
+    MissionTaken,
+    PileShuffled,
+    Place,
+    RecordSegment,
+    RemoveSegment,
+    Reveal,
+    ScientistsSpent,
+    SegmentRecorded,
+    SegmentRemoved,
+    SetMission,
+    StackFlipped,
+    StackResolved,
+    Start,
+    Started,
+    TurnEnded,
+)
+from companion.games.victorian_masterminds.model import (
+    AGENTS,
+    BUILDING_LOOT,
+    BUILDINGS,
+    CITIES,
+    CITY_LOOT,
+    CODEX_MAX,
+    COUNTERS,
+    FINAL_ORDER,
+    LAB_CELLS_MAX,
+    LABEL_MAX,
+    LEVEL_MAX,
+    MISSION_REWARDS,
+    SCIENTIST_COST,
+    SEGMENTS_PER_MACHINE,
+    UNLOCKS,
+    City,
+    Player,
+    Resolution,
+    Resource,
+    Stage,
+    VMState,
+)
+
+SEGMENT_CHAOS_MAX = 20
+T = TypeVar("T")
+
+
+class Builder:
+    """Collects the events of one action, applying each so the next step sees its effect."""
+
+    def __init__(self, state: VMState) -> None:
+        self.state = state
+        self.events: list[Event] = []
+
+    def emit(self, *events: Event) -> None:
+        for ev in events:
+            self.events.append(ev)
+            self.state = apply_event(self.state, ev)
+
+
+# -- checks ------------------------------------------------------------------------------
+
+
+def one_of(value: T, options: Sequence[T], field: str) -> T:
+    """Values that a JSON intent's codec already checks, checked again for in-process callers."""
+    if value not in options:
+        raise MalformedInput("vm.bad_value", f"{field}: not a known value", field=field)
+    return value
+
+
+def known_player(s: VMState, seat: str) -> Player:
+    if seat not in s.seats:
+        raise IllegalMove("vm.unknown_seat", "no such seat in this game", seat=seat[:20])
+    return s.player(seat)
+
+
+def may_act_for(actor: Audience, seat: str) -> None:
+    if not (actor.is_table or actor.is_seat(seat)):
+        raise Forbidden("vm.not_your_seat", "a seat may act only for itself", seat=seat)
+
+
+def table_only(actor: Audience) -> None:
+    if not actor.is_table:
+        raise Forbidden("vm.table_only", "only the table may do this")
+
+
+def started(s: VMState) -> None:
+    if not s.started:
+        raise IllegalMove("vm.not_started", "the game has not started")
+
+
+def turn_of(s: VMState, seat: str, actor: Audience) -> Player:
+    """A turn action by ``seat``: the actor may act for it, no resolution waits, it is its turn."""
+    started(s)
+    player = known_player(s, seat)
+    may_act_for(actor, seat)
+    if s.resolution is not None or s.final:
+        raise IllegalMove("vm.resolution_pending", "a stack is being resolved")
+    if seat != s.active_seat:
+        raise IllegalMove("vm.not_your_turn", "it is not this seat's turn", active=s.active_seat)
+    return player
+
+
+def no_scientists_in_extra_turn(s: VMState) -> None:
+    if s.extra_turn:
+        raise IllegalMove("vm.scientists_in_extra_turn", "no scientist may be spent during an extra turn")
+
+
+def pay(p: Player, purpose: str) -> int:
+    need = SCIENTIST_COST[purpose]
+    if p.scientists < need:
+        raise IllegalMove("vm.not_enough_scientists", "not enough scientists", need=need, have=p.scientists)
+    return need
+
+
+def placed_already(s: VMState) -> None:
+    if s.turn_phase != "after":
+        raise IllegalMove("vm.not_placed_yet", "place an agent first")
+
+
+def awaiting(s: VMState, stage: Stage | None) -> Resolution:
+    """The resolution waiting for ``stage`` (``None``: waiting for a reveal)."""
+    r = s.resolution
+    current = r.current if r is not None else None
+    if r is None or current is None:
+        raise IllegalMove("vm.not_awaited", "nothing is waiting for that answer")
+    waiting = r.stage == stage if stage is not None else r.stage == "loot" and current.agent is None
+    if not waiting:
+        raise IllegalMove("vm.not_awaited", "nothing is waiting for that answer")
+    return r
+
+
+def label_ok(label: str) -> str:
+    if len(label) > LABEL_MAX:
+        raise IllegalMove("vm.label_too_long", "label too long", max=LABEL_MAX)
+    return label
+
+
+def reward_ok(reward: int | None) -> int | None:
+    if reward is not None and reward not in MISSION_REWARDS:
+        raise IllegalMove("vm.reward_invalid", "a mission is worth 2, 3 or 4", reward=reward)
+    return reward
+
+
+def standing(s: VMState, city: City, building: str) -> None:
+    if building not in s.standing_in(city):
+        raise IllegalMove("vm.building_taken", "that building is no longer standing", city=city, building=building)
+
+
+# -- turn actions ------------------------------------------------------------------------
+
+
+def do_start(b: Builder, it: Start, actor: Audience, rng: random.Random) -> bool:
+    table_only(actor)
+    if b.state.started:
+        raise IllegalMove("vm.already_started", "the game has already started")
+    b.emit(Started())
+    for p in b.state.players:
+        b.emit(PileShuffled(p.seat, tuple(rng.sample(AGENTS, len(AGENTS))), "setup"))
+    return True
+
+
+def do_place(b: Builder, it: Place, actor: Audience, rng: random.Random) -> bool:
+    s = b.state
+    p = turn_of(s, it.seat, actor)
+    city = one_of(it.city, CITIES, "city")
+    if it.agent is not None:
+        one_of(it.agent, AGENTS, "agent")
+    if s.turn_phase != "place":
+        raise IllegalMove("vm.already_placed", "an agent was already placed this turn")
+    agent = it.agent
+    if it.recycle:
+        no_scientists_in_extra_turn(s)
+        cost = pay(p, "recycle")
+        if agent is None or agent not in p.discard:
+            raise IllegalMove("vm.not_in_discard", "recycle an agent from your discard")
+        b.emit(ScientistsSpent(p.seat, cost, "recycle"))
+    else:
+        if p.pile_size == 0:
+            raise IllegalMove("vm.pile_empty", "no agent left in the pile")
+        if agent is None and actor.kind == "seat":
+            if not p.pile_exact:
+                raise IllegalMove("vm.name_the_agent", "say which agent you place")
+            agent = p.pile[0]
+        elif agent is not None:
+            if agent not in p.pile:
+                raise IllegalMove("vm.agent_not_in_pile", "that agent is not in the pile")
+            if actor.kind == "seat" and p.pile_exact and not p.codex_power and agent != p.pile[0]:
+                raise IllegalMove("vm.not_top_agent", "place the top agent of your pile (5 codex free the choice)")
+    b.emit(AgentPlaced(p.seat, city, agent, p.pile_gen, it.recycle))
+    if len(b.state.stack(city)) >= b.state.threshold:
+        b.emit(StackFlipped(city, "full"))
+    return True
+
+
+def do_force_resolve(b: Builder, it: ForceResolve, actor: Audience, rng: random.Random) -> bool:
+    s = b.state
+    p = turn_of(s, it.seat, actor)
+    city = one_of(it.city, CITIES, "city")
+    if s.turn_phase != "place":
+        raise IllegalMove("vm.already_placed", "an agent was already placed this turn")
+    if p.pile_size > 0 or p.discard:
+        raise IllegalMove("vm.no_force_needed", "an agent can still be placed")
+    stack = s.stack(city)
+    if not (0 < len(stack) < s.threshold and any(pl.seat == p.seat for pl in stack)):
+        raise IllegalMove("vm.stack_not_eligible", "choose a stack of 1 or 2 agents holding one of yours", city=city)
+    b.emit(StackFlipped(city, "forced"))
+    return True
+
+
+def do_extra_turn(b: Builder, it: ExtraTurn, actor: Audience, rng: random.Random) -> bool:
+    s = b.state
+    p = turn_of(s, it.seat, actor)
+    no_scientists_in_extra_turn(s)
+    cost = pay(p, "extra_turn")
+    placed_already(s)
+    if p.pile_size == 0:
+        raise IllegalMove("vm.pile_empty", "no agent left in the pile")
+    b.emit(ScientistsSpent(p.seat, cost, "extra_turn"), ExtraTurnStarted(p.seat))
+    return True
+
+
+def do_capture(b: Builder, it: Capture, actor: Audience, rng: random.Random) -> bool:
+    s = b.state
+    p = turn_of(s, it.seat, actor)
+    city = one_of(it.city, CITIES, "city")
+    building = one_of(it.building, BUILDINGS, "building")
+    no_scientists_in_extra_turn(s)
+    cost = pay(p, "capture")
+    placed_already(s)
+    standing(s, city, building)
+    b.emit(ScientistsSpent(p.seat, cost, "capture"))
+    loot: list[Resource] = [BUILDING_LOOT[building]]
+    if s.settings.capture_city_loot:
+        loot.append(CITY_LOOT[city])
+    b.emit(BuildingCaptured(p.seat, city, building, "capture", gains_for(b.state, p.seat, loot)))
+    return True
+
+
+def do_end_turn(b: Builder, it: EndTurn, actor: Audience, rng: random.Random) -> bool:
+    s = b.state
+    p = turn_of(s, it.seat, actor)
+    placed_already(s)
+    b.emit(TurnEnded(p.seat))
+    return True
+
+
+# -- answers during a resolution ---------------------------------------------------------
+
+
+def do_reveal(b: Builder, it: Reveal, actor: Audience, rng: random.Random) -> bool:
+    s = b.state
+    r = awaiting(s, None)
+    current = r.current
+    assert current is not None
+    may_act_for(actor, current.seat)
+    agent = one_of(it.agent, AGENTS, "agent")
+    if agent not in reveal_candidates(s, current):
+        raise IllegalMove("vm.agent_not_possible", "that agent cannot be in this stack", agent=agent)
+    b.emit(AgentRevealed(r.city, r.index, agent))
+    return True
+
+
+def _current(r: Resolution) -> tuple[str, Any]:
+    current = r.current
+    assert current is not None and current.agent is not None
+    return current.seat, current.agent
+
+
+def do_choose_building(b: Builder, it: ChooseBuilding, actor: Audience, rng: random.Random) -> bool:
+    s = b.state
+    r = awaiting(s, "gunner")
+    seat, agent = _current(r)
+    may_act_for(actor, seat)
+    if it.building is None:
+        b.emit(AgentResolved(seat, r.city, r.index, agent, "declined"))
+        return True
+    building = one_of(it.building, BUILDINGS, "building")
+    standing(s, r.city, building)
+    gains = gains_for(s, seat, [BUILDING_LOOT[building]])
+    b.emit(
+        BuildingCaptured(seat, r.city, building, "gunner", gains),
+        AgentResolved(seat, r.city, r.index, agent, "captured"),
+    )
+    return True
+
+
+def do_henchman(b: Builder, it: AnswerHenchman, actor: Audience, rng: random.Random) -> bool:
+    s = b.state
+    r = awaiting(s, "henchman")
+    seat, agent = _current(r)
+    table_only(actor)
+    if not it.met:
+        b.emit(AgentResolved(seat, r.city, r.index, agent, "mission_not_met"))
+        return True
+    mission = s.mission(r.city)
+    assert mission is not None
+    reward = reward_ok(it.reward) or mission.reward
+    if reward is None:
+        raise IllegalMove("vm.reward_required", "enter the mission's reward (2, 3 or 4)")
+    label = label_ok(it.label) if it.label is not None else mission.label
+    b.emit(MissionTaken(seat, r.city, reward, label), AgentResolved(seat, r.city, r.index, agent, "mission"))
+    return True
+
+
+def do_engineer_done(b: Builder, it: EngineerDone, actor: Audience, rng: random.Random) -> bool:
+    r = awaiting(b.state, "engineer")
+    seat, agent = _current(r)
+    may_act_for(actor, seat)
+    b.emit(AgentResolved(seat, r.city, r.index, agent, "engineer"))
+    return True
+
+
+# -- table entries and corrections -------------------------------------------------------
+
+
+def engineer_owner(s: VMState) -> str | None:
+    """The seat whose Engineer is waiting to be applied, if any."""
+    r = s.resolution
+    if r is not None and r.stage == "engineer" and r.current is not None:
+        return r.current.seat
+    return None
+
+
+def do_adjust(b: Builder, it: Adjust, actor: Audience, rng: random.Random) -> bool:
+    s = b.state
+    counter = one_of(it.counter, COUNTERS, "counter")
+    if it.delta == 0:
+        raise MalformedInput("vm.bad_value", "delta: must not be 0", field="delta")
+    if counter == "level":
+        table_only(actor)
+        if it.seat is not None:
+            raise MalformedInput("vm.bad_value", "seat: the level is not a seat's", field="seat")
+        if not 0 <= s.level + it.delta <= LEVEL_MAX:
+            raise IllegalMove("vm.adjust_range", "out of range", counter=counter, value=s.level + it.delta)
+        b.emit(Corrected(counter, it.delta))
+        return False
+    if it.seat is None:
+        raise MalformedInput("vm.bad_value", "seat: missing", field="seat")
+    p = known_player(s, it.seat)
+    if not actor.is_table and not (actor.is_seat(p.seat) and engineer_owner(s) == p.seat):
+        raise Forbidden("vm.adjust_not_allowed", "only the table corrects counters (or an Engineer's owner, for it)")
+    value = p.codex_value if it.value is None else it.value
+    if counter == "codex":
+        one_of(value, (1, 2), "value")
+        new, top = len(p.codex) + it.delta, CODEX_MAX
+    elif counter == "scientists":
+        new = p.scientists + it.delta
+        top = min(p.lab_cells, p.scientists + s.scientist_supply())
+    else:
+        new, top = getattr(p, counter) + it.delta, 10**6
+    if not 0 <= new <= top:
+        raise IllegalMove("vm.adjust_range", "out of range", counter=counter, value=new)
+    b.emit(Corrected(counter, it.delta, p.seat, value if counter == "codex" else 1))
+    return False
+
+
+def do_record_segment(b: Builder, it: RecordSegment, actor: Audience, rng: random.Random) -> bool:
+    s = b.state
+    p = known_player(s, it.seat)
+    may_act_for(actor, p.seat)
+    unlock = one_of(it.unlock, UNLOCKS, "unlock")
+    if len(p.segments) >= SEGMENTS_PER_MACHINE:
+        raise IllegalMove("vm.machine_complete", "all 8 segments are built")
+    if not 0 <= it.chaos <= SEGMENT_CHAOS_MAX:
+        raise IllegalMove("vm.segment_chaos", "chaos points out of range", max=SEGMENT_CHAOS_MAX)
+    if unlock == "lab_cell" and p.lab_cells >= LAB_CELLS_MAX:
+        raise IllegalMove("vm.lab_cells_max", "all lab cells are unlocked", max=LAB_CELLS_MAX)
+    if unlock == "codex" and p.codex_value == 2:
+        raise IllegalMove("vm.codex_unlocked_already", "the codex segment is already built")
+    if not (0 <= it.bolts <= p.bolts and 0 <= it.copper <= p.copper):
+        raise IllegalMove("vm.segment_parts", "not that many parts on the sheet", bolts=p.bolts, copper=p.copper)
+    b.emit(SegmentRecorded(p.seat, it.chaos, unlock, it.bolts, it.copper, label_ok(it.label)))
+    return False
+
+
+def do_remove_segment(b: Builder, it: RemoveSegment, actor: Audience, rng: random.Random) -> bool:
+    s = b.state
+    table_only(actor)
+    p = known_player(s, it.seat)
+    if not 0 <= it.index < len(p.segments):
+        raise IllegalMove("vm.no_segment", "no such segment", index=it.index)
+    if p.segments[it.index].unlock == "lab_cell" and p.scientists > p.lab_cells - 1:
+        raise IllegalMove(
+            "vm.adjust_range", "a scientist sits in that lab cell", counter="scientists", value=p.scientists
+        )
+    b.emit(SegmentRemoved(p.seat, it.index))
+    return False
+
+
+def do_set_mission(b: Builder, it: SetMission, actor: Audience, rng: random.Random) -> bool:
+    s = b.state
+    table_only(actor)
+    city = one_of(it.city, CITIES, "city")
+    if s.mission(city) is None:
+        raise IllegalMove("vm.no_mission_slot", "this city has no mission card", city=city)
+    b.emit(MissionSet(city, reward_ok(it.reward), label_ok(it.label)))
+    return False
+
+
+Handler = Callable[[Builder, Any, Audience, random.Random], bool]
+HANDLERS: dict[type[Intent], Handler] = {
+    Start: do_start,
+    Place: do_place,
+    ForceResolve: do_force_resolve,
+    ExtraTurn: do_extra_turn,
+    Capture: do_capture,
+    EndTurn: do_end_turn,
+    Reveal: do_reveal,
+    ChooseBuilding: do_choose_building,
+    AnswerHenchman: do_henchman,
+    EngineerDone: do_engineer_done,
+    Adjust: do_adjust,
+    RecordSegment: do_record_segment,
+    RemoveSegment: do_remove_segment,
+    SetMission: do_set_mission,
+}
+
+
+def decide(state: VMState, intent: Intent, actor: Audience, rng: random.Random) -> tuple[Event, ...]:
+    if actor.is_debug:
+        raise Forbidden("vm.debug_never_acts", "the debug audience never acts")
+    handler = HANDLERS.get(type(intent))
+    if handler is None:
+        raise MalformedInput("vm.unknown_intent", "not a Victorian Masterminds intent")
+    b = Builder(state)
+    if handler(b, intent, actor, rng):
+        progress(b, rng)
+    return tuple(b.events)
+
+
+# -- running forward ---------------------------------------------------------------------
+
+
+def progress(b: Builder, rng: random.Random) -> None:
+    """Everything that follows without a question, until one is needed."""
+    while True:
+        s = b.state
+        if s.ended or not s.started:
+            return
+        if s.resolution is not None:
+            if not step(b):
+                return
+            continue
+        if s.final:
+            city = next((c for c in FINAL_ORDER if s.stack(c)), None)
+            if city is None:
+                scores, winners = final_scores(s)
+                b.emit(GameEnded(scores, winners))
+                return
+            b.emit(StackFlipped(city, "final"))
+            continue
+        if s.final_turns_left == 0:
+            b.emit(FinalResolutionStarted())
+            continue
+        empty = [p for p in s.players if p.pile_size == 0 and p.discard]
+        if empty:
+            for p in empty:
+                b.emit(PileShuffled(p.seat, tuple(rng.sample(p.discard, len(p.discard))), "reshuffle"))
+            continue
+        if s.turn_phase == "after" and not (can_extra_turn(s) or can_capture(s)):
+            b.emit(TurnEnded(s.active_seat, auto=True))
+            continue
+        return
+
+
+def step(b: Builder) -> bool:
+    """One step of the resolution under way; ``False`` when it waits for an answer."""
+    s = b.state
+    r = s.resolution
+    assert r is not None
+    current = r.current
+    if current is None:
+        b.emit(StackResolved(r.city, new_mission=r.mission_taken and s.mission_deck > 0))
+        return True
+    agent = current.agent
+    if agent is None or r.stage not in ("loot", "ability"):
+        return False  # waits for a reveal or an answer
+    seat, city = current.seat, r.city
+    if r.stage == "loot":
+        b.emit(LootTaken(seat, city, r.index, (gain_one(s, seat, CITY_LOOT[city]),)))
+        return True
+    if r.index in r.cancelled:
+        b.emit(AgentResolved(seat, city, r.index, agent, "cancelled"))
+    elif agent == "number_two":
+        b.emit(AgentResolved(seat, city, r.index, agent, "double_loot", (gain_one(s, seat, CITY_LOOT[city]),)))
+    elif agent == "saboteur":
+        nxt = r.index + 1
+        if nxt >= len(r.agents):
+            b.emit(AgentResolved(seat, city, r.index, agent, "no_target"))
+        elif r.agents[nxt].seat == seat:
+            b.emit(AgentResolved(seat, city, r.index, agent, "own_colour"))
+        else:
+            b.emit(AgentResolved(seat, city, r.index, agent, "sabotage", cancels=nxt))
+    elif agent == "henchman":
+        if s.mission(city) is None:
+            b.emit(AgentResolved(seat, city, r.index, agent, "no_mission"))
+        else:
+            b.emit(ChoiceRequired(seat, city, r.index, "henchman"))
+    elif agent == "gunner":
+        fp = s.player(seat).firepower
+        strong = fp >= s.level if s.settings.gunner_rule == ">=" else fp > s.level
+        if not strong:
+            b.emit(AgentResolved(seat, city, r.index, agent, "too_weak"))
+        elif not s.standing_in(city):
+            b.emit(AgentResolved(seat, city, r.index, agent, "no_building"))
+        else:
+            b.emit(ChoiceRequired(seat, city, r.index, "gunner"))
+    else:
+        b.emit(ChoiceRequired(seat, city, r.index, "engineer"))
+    return True

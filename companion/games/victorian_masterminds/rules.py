@@ -1,0 +1,49 @@
+"""Victorian Masterminds as a :class:`~companion.core.rules.Rules` implementation."""
+
+from __future__ import annotations
+
+import random
+
+from companion.core.audience import Audience
+from companion.core.codec import KindCodec
+from companion.core.events import Event, Intent
+from companion.core.jsonvalue import JSON, JSONObject
+from companion.core.rules import Outcome
+from companion.games.victorian_masterminds import flow, views
+from companion.games.victorian_masterminds.engine import apply_event, final_scores
+from companion.games.victorian_masterminds.events import EVENT_CLASSES, INTENT_CLASSES
+from companion.games.victorian_masterminds.model import VMState
+from companion.games.victorian_masterminds.setup import setup
+
+
+class VictorianMastermindsRules:
+    name = "victorian_masterminds"
+    events: KindCodec[Event] = KindCodec(EVENT_CLASSES)
+    intents: KindCodec[Intent] = KindCodec(INTENT_CLASSES)
+
+    def setup(self, config: JSONObject) -> VMState:
+        return setup(config)
+
+    def seats(self, state: VMState) -> tuple[str, ...]:
+        return state.seats
+
+    def decide(self, state: VMState, intent: Intent, actor: Audience, rng: random.Random) -> tuple[Event, ...]:
+        return flow.decide(state, intent, actor, rng)
+
+    def apply(self, state: VMState, event: Event) -> VMState:
+        return apply_event(state, event)
+
+    def view(self, state: VMState, audience: Audience) -> JSONObject:
+        return views.view(state, audience)
+
+    def legal(self, state: VMState, actor: Audience) -> JSON:
+        return views.legal(state, actor)
+
+    def outcome(self, state: VMState) -> Outcome | None:
+        if not state.ended:
+            return None
+        scores, winners = final_scores(state)
+        return Outcome("vm.final_score", winners, scores)
+
+
+RULES = VictorianMastermindsRules()

@@ -1,0 +1,276 @@
+"""What each audience sees, and what each actor may do now.
+
+The table (touchscreen) sees public information only: stack heights, never who or what is in a
+stack until it is flipped. A seat sees the same public summary plus its own pile (the top
+agent; the whole pile once it has had 5 codex tokens) and its own agents in the stacks.
+"""
+
+from __future__ import annotations
+
+from companion.core.audience import Audience
+from companion.core.codec import encode
+from companion.core.errors import Forbidden
+from companion.core.jsonvalue import JSON, JSONObject
+from companion.games.victorian_masterminds.engine import (
+    can_capture,
+    can_extra_turn,
+    places,
+    reveal_candidates,
+    score_of,
+)
+from companion.games.victorian_masterminds.flow import engineer_owner
+from companion.games.victorian_masterminds.model import (
+    AGENTS,
+    CITIES,
+    COUNTERS,
+    Mission,
+    Player,
+    VMState,
+)
+
+
+def _mission(m: Mission | None) -> JSON:
+    return None if m is None else {"reward": m.reward, "label": m.label}
+
+
+def phase(s: VMState) -> str:
+    if not s.started:
+        return "setup"
+    if s.ended:
+        return "ended"
+    if s.final:
+        return "final_resolution"
+    return "resolution" if s.resolution is not None else "turn"
+
+
+def public_player(s: VMState, p: Player) -> JSONObject:
+    sc = score_of(p)
+    return {
+        "seat": p.seat,
+        "colour": p.colour,
+        "machine": p.machine,
+        "machine_name": p.machine_name,
+        "firepower": p.firepower,
+        "scientists": p.scientists,
+        "lab_cells": p.lab_cells,
+        "codex": len(p.codex),
+        "codex_value": p.codex_value,
+        "codex_power": p.codex_power,
+        "bolts": p.bolts,
+        "copper": p.copper,
+        "segments": [{"chaos": g.chaos, "unlock": g.unlock, "label": g.label} for g in p.segments],
+        "buildings": [[c, b] for c, b in p.buildings],
+        "missions": [_mission(m) for m in p.missions],
+        "chaos_tokens": p.chaos_tokens,
+        "pile_size": p.pile_size,
+        "discard": list(p.discard),
+        "score": {
+            "segments": sc.segments,
+            "buildings": sc.buildings,
+            "missions": sc.missions,
+            "chaos_tokens": sc.chaos_tokens,
+            "codex": sc.codex,
+            "total": sc.total,
+        },
+    }
+
+
+def waiting_for(s: VMState) -> JSONObject | None:
+    """The question the resolution waits on (public: the stack is face up by then)."""
+    r = s.resolution
+    if r is None or r.current is None:
+        return None
+    current = r.current
+    if current.agent is None:
+        return {"kind": "reveal", "seat": current.seat, "by": ["table", current.seat]}
+    if r.stage in ("gunner", "engineer"):
+        return {"kind": r.stage, "seat": current.seat, "by": ["table", current.seat]}
+    if r.stage == "henchman":
+        return {"kind": "henchman", "seat": current.seat, "by": ["table"]}
+    return None
+
+
+def resolution_view(s: VMState) -> JSON:
+    r = s.resolution
+    if r is None:
+        return None
+    agents: list[JSON] = [
+        {"seat": pl.seat, "agent": pl.agent, "cancelled": i in r.cancelled, "done": i < r.index}
+        for i, pl in enumerate(r.agents)
+    ]
+    return {"city": r.city, "reason": r.reason, "agents": agents, "index": r.index, "waiting": waiting_for(s)}
+
+
+def common(s: VMState) -> JSONObject:
+    return {
+        "phase": phase(s),
+        "level": s.level,
+        "active": s.active_seat,
+        "turn_phase": s.turn_phase,
+        "extra_turn": s.extra_turn,
+        "stacks": {c: len(s.stack(c)) for c in CITIES},
+        "final_round": {"triggered": s.triggered, "turns_left": s.final_turns_left},
+        "resolution": resolution_view(s),
+        "result": result(s),
+    }
+
+
+def result(s: VMState) -> JSON:
+    if not s.ended:
+        return None
+    ranks = places(s)
+    return {"places": {seat: ranks[seat] for seat in s.seats}, "winners": [x for x in s.seats if ranks[x] == 1]}
+
+
+def table_view(s: VMState) -> JSONObject:
+    out = common(s)
+    out.update(
+        {
+            "settings": {
+                "start_level": s.settings.start_level,
+                "gunner_rule": s.settings.gunner_rule,
+                "capture_city_loot": s.settings.capture_city_loot,
+            },
+            "cities": {
+                c: {"standing": list(s.standing_in(c)), "mission": _mission(s.mission(c))} for c in CITIES
+            },
+            "mission_deck": s.mission_deck,
+            "scientist_supply": s.scientist_supply(),
+            "players": [public_player(s, p) for p in s.players],
+            "log": [
+                {"n": line.n, "what": line.what, "seat": line.seat, "city": line.city, "detail": line.detail}
+                for line in s.log
+            ],
+        }
+    )
+    return out
+
+
+def private_pile(p: Player) -> JSONObject:
+    """The seat's own pile as far as it may know it."""
+    exact = p.pile_exact
+    top = p.pile[0] if exact and p.pile else None
+    whole: JSON = list(p.pile) if p.codex_power else None
+    return {"size": p.pile_size, "exact": exact, "top": top, "agents": whole}
+
+
+def seat_view(s: VMState, seat: str) -> JSONObject:
+    p = s.player(seat)
+    mine: list[JSON] = []
+    for c in CITIES:
+        stack = s.stack(c)
+        mine += [
+            {"city": c, "position": i + 1, "height": len(stack), "agent": pl.agent}
+            for i, pl in enumerate(stack)
+            if pl.seat == seat
+        ]
+    out = common(s)
+    out.update({"seat": seat, "me": public_player(s, p), "pile": private_pile(p), "placed": mine})
+    return out
+
+
+def view(s: VMState, audience: Audience) -> JSONObject:
+    if audience.is_debug:
+        state = encode(s)
+        return {"state": state, "table": table_view(s)}
+    if audience.is_table:
+        return table_view(s)
+    if audience.kind == "seat" and audience.seat is not None:
+        if audience.seat not in s.seats:
+            raise Forbidden("vm.unknown_audience", "no such seat in this game")
+        return seat_view(s, audience.seat)
+    raise ValueError(f"unknown audience {audience!r}")
+
+
+# -- legal -------------------------------------------------------------------------------
+
+
+def _turn_actions(s: VMState, actor: Audience) -> list[JSON]:
+    seat = s.active_seat
+    if not (actor.is_table or actor.is_seat(seat)):
+        return []
+    p = s.players[s.active]
+    out: list[JSON] = []
+    if s.turn_phase == "place":
+        recycle = sorted(set(p.discard), key=AGENTS.index) if not s.extra_turn and p.scientists >= 1 else []
+        if p.pile_size > 0 or recycle:
+            agents: JSON
+            if not actor.is_table and p.pile_size > 0:
+                choices = p.pile if (p.codex_power or not p.pile_exact) else p.pile[:1]
+                agents = sorted(set(choices), key=AGENTS.index)
+            else:
+                agents = None  # the table: a scanned tag, or nothing (an unidentified agent)
+            out.append(
+                {
+                    "kind": "vm.place",
+                    "seat": seat,
+                    "cities": list(CITIES),
+                    "from_pile": p.pile_size > 0,
+                    "agents": agents,
+                    "unidentified": actor.is_table and p.pile_size > 0,
+                    "recycle": list(recycle),
+                }
+            )
+        else:
+            cities = [c for c in CITIES if 0 < len(s.stack(c)) < s.threshold]
+            if not actor.is_table:
+                cities = [c for c in cities if any(pl.seat == seat for pl in s.stack(c))]
+            out.append({"kind": "vm.force_resolve", "seat": seat, "cities": list[JSON](cities)})
+        return out
+    if can_extra_turn(s):
+        out.append({"kind": "vm.extra_turn", "seat": seat})
+    if can_capture(s):
+        out.append(
+            {"kind": "vm.capture", "seat": seat, "buildings": [[c, b] for c in CITIES for b in s.standing_in(c)]}
+        )
+    out.append({"kind": "vm.end_turn", "seat": seat})
+    return out
+
+
+def _answers(s: VMState, actor: Audience) -> list[JSON]:
+    r = s.resolution
+    waiting = waiting_for(s)
+    if r is None or r.current is None or waiting is None:
+        return []
+    owner = r.current.seat
+    if not (actor.is_table or (actor.is_seat(owner) and waiting["kind"] != "henchman")):
+        return []
+    kind = waiting["kind"]
+    if kind == "reveal":
+        # The table is offered all five (listing what is possible would tell it what the
+        # seat still holds elsewhere); the owner's phone gets the possible ones.
+        agents = AGENTS if actor.is_table else reveal_candidates(s, r.current)
+        return [{"kind": "vm.reveal", "agents": list(agents)}]
+    if kind == "gunner":
+        return [{"kind": "vm.choose_building", "buildings": [*s.standing_in(r.city), None]}]
+    if kind == "henchman":
+        m = s.mission(r.city)
+        return [{"kind": "vm.henchman", "reward_needed": m is not None and m.reward is None}]
+    return [{"kind": "vm.engineer_done"}]
+
+
+def legal(s: VMState, actor: Audience) -> JSON:
+    if actor.is_debug or s.ended:
+        return {"actions": []}
+    if actor.kind == "seat" and actor.seat not in s.seats:
+        return {"actions": []}
+    if not s.started:
+        return {"actions": [{"kind": "vm.start"}] if actor.is_table else []}
+    actions: list[JSON] = []
+    if s.resolution is not None:
+        actions += _answers(s, actor)
+    elif not s.final:
+        actions += _turn_actions(s, actor)
+    if actor.is_table:
+        actions += [
+            {"kind": "vm.adjust", "counters": list(COUNTERS)},
+            {"kind": "vm.record_segment", "seats": list(s.seats)},
+            {"kind": "vm.remove_segment"},
+            {"kind": "vm.set_mission", "cities": [c for c in CITIES if s.mission(c) is not None]},
+        ]
+    else:
+        seat = actor.seat or ""
+        if engineer_owner(s) == seat:
+            actions.append({"kind": "vm.adjust", "counters": [c for c in COUNTERS if c != "level"], "seat": seat})
+        actions.append({"kind": "vm.record_segment", "seats": [seat]})
+    return {"actions": actions}

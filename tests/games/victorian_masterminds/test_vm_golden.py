@@ -1,0 +1,95 @@
+"""A golden playthrough: every screen's view after every event of one seeded 3-player game.
+
+The game uses all three ways of entering agents (a phone, a tag scan by the table, and an
+unidentified agent revealed on the touchscreen), a Gunner's capture that lifts the Secret
+Service to 12, the final round and the final resolution. Read it to check that no agent in a
+face-down stack and no pile order shows on the ``table`` line or another seat's line (only the
+owner's line and ``debug`` events show them). Regenerate with ``UPDATE_GOLDEN=1`` after an
+intended change and read the diff before committing.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from vm_helpers import Table, adjust, new_table, seat
+
+from companion.core.jsonvalue import dumps
+from companion.core.playthrough import render, steps
+from companion.games.victorian_masterminds.engine import reveal_candidates
+from companion.games.victorian_masterminds.events import (
+    AnswerHenchman,
+    ChooseBuilding,
+    EndTurn,
+    EngineerDone,
+    Place,
+    Reveal,
+    StackFlipped,
+)
+
+GOLDEN = Path(__file__).resolve().parents[2] / "golden" / "victorian_masterminds.txt"
+SEED = 6
+
+
+def answer_all(t: Table) -> None:
+    """Answer the resolution's questions: the Gunner's owner takes the monument, the table
+    reveals and confirms missions, an Engineer's owner says done."""
+    while t.s.resolution is not None or (not t.s.final and not t.s.ended and t.s.turn_phase == "after"):
+        r = t.s.resolution
+        if r is None:
+            t.do(EndTurn(t.s.active_seat))  # the table closes a turn that could still spend scientists
+            continue
+        current = r.current
+        assert current is not None
+        if current.agent is None:
+            t.do(Reveal(reveal_candidates(t.s, current)[-1]))
+        elif r.stage == "gunner":
+            t.do(ChooseBuilding("monument"), seat(current.seat))
+        elif r.stage == "henchman":
+            t.do(AnswerHenchman(True, 3))
+        else:
+            t.do(EngineerDone(), seat(current.seat))
+
+
+def golden_game() -> Table:
+    t = new_table(3, seed=SEED, start=11)
+    adjust(t, "p2", "firepower", 10)
+    t.do(Place("p1", "paris"), seat("p1"))  # p1's phone: the top of its recorded pile
+    answer_all(t)
+    t.place("p2", "paris", "gunner")  # a tag scan on the table's reader
+    answer_all(t)
+    t.place("p3", "paris")  # neither: an unidentified agent, revealed when flipped
+    answer_all(t)
+    t.do(Place("p1", "london"), seat("p1"))
+    answer_all(t)
+    t.do(Place("p2", "rome"), seat("p2"))
+    answer_all(t)
+    t.place("p3", "london")
+    answer_all(t)
+    return t
+
+
+def test_the_golden_game_covers_what_a_reader_should_check() -> None:
+    t = golden_game()
+    out = t.game.outcome()
+    assert out is not None and t.s.ended
+    kinds = t.kinds()
+    assert "vm.agent_revealed" in kinds and "vm.building_captured" in kinds and "vm.corrected" in kinds
+    assert [e.city for e in t.events() if isinstance(e, StackFlipped)] == ["paris", "london", "rome"]
+    assert t.s.level == 12
+    # until Paris is flipped, neither the touchscreen nor p1's phone names p2's Gunner (p3 holds its own)
+    for entry, views in steps(t.game):
+        if entry is not None and isinstance(entry.event, StackFlipped):
+            break
+        for label in ("table", "p1"):
+            assert '"gunner"' not in dumps(views[label]["view"]), (entry, label)
+
+
+def test_golden_playthrough() -> None:
+    text = render(golden_game().game)
+    if os.environ.get("UPDATE_GOLDEN"):
+        GOLDEN.parent.mkdir(parents=True, exist_ok=True)
+        GOLDEN.write_text(text, "utf-8")
+    assert len(text) < 400_000
+    assert GOLDEN.read_text("utf-8") == text

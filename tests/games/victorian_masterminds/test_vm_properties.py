@@ -104,7 +104,7 @@ def extra_action(t: Table, rng: random.Random) -> None:
         pass
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=50, deadline=None)
 @given(seed=st.integers(0, 10**6), players=st.sampled_from([2, 3, 4]), start=st.integers(2, 11),
        steps=st.integers(10, 160))
 def test_random_games_keep_every_invariant(seed: int, players: int, start: int, steps: int) -> None:
@@ -133,7 +133,7 @@ def test_random_games_keep_every_invariant(seed: int, players: int, start: int, 
         assert p.pile_size + len(p.discard) + len(on_board) == len(AGENTS)
 
 
-@settings(max_examples=8, deadline=None)
+@settings(max_examples=15, deadline=None)
 @given(seed=st.integers(0, 10**6), players=st.sampled_from([2, 3, 4]))
 def test_random_games_reach_a_final_score_that_adds_up(seed: int, players: int) -> None:
     rng = random.Random(seed)

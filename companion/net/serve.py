@@ -1,8 +1,10 @@
 """``companion serve``: the table core, the store and the phone server without a touchscreen.
 
-Prints a link and a QR code for every seat of the current game, plus a secret *table link* that
-opens the public table screen on any browser (a laptop or tablet standing in for the
-touchscreen), so a table can play with phones only.
+At a terminal it shows one seat's QR code at a time, on Enter, and clears it again (a detective
+must not photograph Mister X's code). Besides the player seats there is a secret *table link*
+that opens the public table screen on any browser (a laptop or tablet standing in for the
+touchscreen: start cards, the detectives' moves, the tracker), so a table can play with phones
+only.
 """
 
 from __future__ import annotations
@@ -19,28 +21,49 @@ from companion.app.qr import phone_address, qr_terminal, seat_url
 from companion.app.seats import TABLE_SEAT, SeatLinks
 from companion.app.store import Store
 from companion.app.table import Table
-from companion.core.audience import TABLE
-from companion.core.jsonvalue import JSONObject
 from companion.net.server import PhoneServer
 
+CLEAR = "\033[2J\033[H"
 
-def print_links(table: Table, links: SeatLinks, address: str, port: int, out: TextIO | None = None) -> None:
+
+def print_links(table: Table, links: SeatLinks, address: str, port: int, out: TextIO | None = None) -> list[str]:
+    """List every seat's state; return the seats that still wait for a phone."""
     stream = out or sys.stdout
     if table.current is None:
-        print("No game is open. Start one, e.g.:\n  companion new scotland_yard --setup @setup.json", file=stream)
-        return
+        print("No game is open. Start one first, e.g.:", file=stream)
+        print("  companion new scotland_yard --setup '{\"detectives\": [\"Dora\"]}'", file=stream)
+        return []
     game = table.current.game
     seats = [*game.rules.seats(game.state), TABLE_SEAT]
     print(f"\nGame {table.current.header.id}: {table.current.header.title}", file=stream)
+    waiting = []
     for link in links.ensure(table.current.header.id, seats):
-        url = seat_url(address, port, link.token)
-        name = "table screen (public, any browser)" if link.seat == TABLE_SEAT else f"seat {link.seat}"
-        if link.claimed:
-            print(f"- {name}: joined", file=stream)
-            continue
-        print(f"- {name}: {url}", file=stream)
-        print(qr_terminal(url), file=stream)
+        name = "table screen (public; open on a laptop or tablet)" if link.seat == TABLE_SEAT else f"seat {link.seat}"
+        print(f"- {name}: {'joined' if link.claimed else 'waiting'}", file=stream)
+        if not link.claimed:
+            waiting.append(link.seat)
     stream.flush()
+    return waiting
+
+
+async def show_codes(table: Table, links: SeatLinks, address: str, port: int) -> None:
+    """At the terminal: one seat's QR code at a time, on Enter, so nobody photographs another's."""
+    while True:
+        waiting = print_links(table, links, address, port)
+        if not waiting or table.current is None:
+            print("Every seat has joined. Press Enter to list the seats again.")
+            await asyncio.to_thread(sys.stdin.readline)
+            continue
+        game_id = table.current.header.id
+        for seat in waiting:
+            print(f"\nPress Enter to show the QR code for {seat} — only that player should look.")
+            if not await asyncio.to_thread(sys.stdin.readline):
+                return  # stdin closed
+            link = {lk.seat: lk for lk in links.ensure(game_id, [seat])}[seat]
+            url = seat_url(address, port, link.token)
+            print(f"{qr_terminal(url)}\n{url}\n\nPress Enter when the phone has joined.")
+            await asyncio.to_thread(sys.stdin.readline)
+            print(CLEAR, end="", flush=True)
 
 
 async def serve(config: Config) -> None:
@@ -53,15 +76,14 @@ async def serve(config: Config) -> None:
     runner, port = await server.start(config.host, config.port)
     address = phone_address(config.public_address)
     print(f"Companion is serving phones on http://{address}:{port} (Ctrl-C to stop)")
-    shown: list[object] = [None]
-
-    def changed(message: JSONObject) -> None:
-        game_id = message.get("game_id")
-        if game_id != shown[0]:
-            shown[0] = game_id
-            print_links(table, links, address, port)
-
-    table.subscribe(TABLE, changed)
+    codes: asyncio.Task[None] | None = None
+    if sys.stdin.isatty():
+        codes = asyncio.create_task(show_codes(table, links, address, port))
+    else:
+        # No terminal to take turns at: print the links (no codes), e.g. for a service log.
+        for link in links.ensure(table.current.header.id, [*table.current.game.rules.seats(
+                table.current.game.state), TABLE_SEAT]) if table.current else []:
+            print(f"- {link.seat}: {'joined' if link.claimed else seat_url(address, port, link.token)}")
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -70,6 +92,8 @@ async def serve(config: Config) -> None:
     try:
         await stop.wait()
     finally:
+        if codes is not None:
+            codes.cancel()
         await runner.cleanup()
         await table.stop()
         store.close()

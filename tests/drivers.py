@@ -54,7 +54,22 @@ def scotland_yard_choose(game: Game[Any], rng: random.Random) -> Choice:
     return step
 
 
+def victorian_masterminds_choose(game: Game[Any], rng: random.Random) -> Choice:
+    step: Choice = _game_helpers("victorian_masterminds", "vm_helpers").random_intent(game.state, rng)
+    return step
+
+
+VM_CONFIG: JSONObject = {
+    "players": [
+        {"seat": "p1", "colour": "red", "machine": 1},
+        {"seat": "p2", "colour": "blue", "machine": 2},
+        {"seat": "p3", "colour": "green", "machine": 3},
+    ],
+    "secret_service_start": 4,
+}
+
 DRIVERS: dict[str, tuple[str, JSONObject, Callable[[Game[Any], random.Random], Choice]]] = {
+    "victorian_masterminds": ("victorian_masterminds", VM_CONFIG, victorian_masterminds_choose),
     "scotland_yard": ("scotland_yard", {"detectives": ["Ann", "Bob"], "tracker": True}, scotland_yard_choose),
     "toy": ("toy", {"target": 10**9}, toy_choose),
     "mykerinos": ("mykerinos", {"seats": ["blue", "red"], "layout": "line4"}, mykerinos_choose),

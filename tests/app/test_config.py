@@ -1,0 +1,55 @@
+"""The configuration file: the example parses with every section, and mistakes are clear errors."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from companion.app.config import ConfigError, load_config, parse_config
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "deploy" / "companion.example.toml"
+
+
+def test_the_example_configuration_parses_completely() -> None:
+    config = load_config(EXAMPLE)
+    assert config.path == EXAMPLE
+    assert (config.language, config.port, config.host) == ("en", 8080, "0.0.0.0")
+    assert config.hardware["mode"] == "auto"
+    text = EXAMPLE.read_text("utf-8")
+    for key in ("language", "data_dir", "host", "port", "public_address", "ssid", "password"):
+        assert f"\n{key} = " in text
+
+
+@pytest.mark.parametrize(
+    ("data", "code"),
+    [
+        ({"tabel": {}}, "config.unknown_section"),
+        ({"table": {"language": "fr"}}, "config.language"),
+        ({"server": {"port": "8080"}}, "config.value"),
+        ({"server": {"port": 70000}}, "config.value"),
+        ({"server": {"port": True}}, "config.value"),
+        ({"table": []}, "config.section"),
+    ],
+)
+def test_mistakes_are_refused_with_a_code(data: dict[str, object], code: str) -> None:
+    with pytest.raises(ConfigError) as info:
+        parse_config(data)
+    assert info.value.code == code
+
+
+def test_missing_and_broken_files(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError) as info:
+        load_config(tmp_path / "nope.toml")
+    assert info.value.code == "config.missing"
+    bad = tmp_path / "bad.toml"
+    bad.write_text("[table\n")
+    with pytest.raises(ConfigError) as info:
+        load_config(bad)
+    assert info.value.code == "config.syntax"
+    good = tmp_path / "good.toml"
+    good.write_text('[table]\nlanguage = "de"\ndata_dir = "~/games"\n')
+    config = load_config(good)
+    assert config.language == "de" and config.data_dir == Path("~/games").expanduser()
+    assert tomllib.loads(good.read_text())["table"]["language"] == "de"

@@ -111,6 +111,7 @@ const C = (() => {
         if (msg.lang !== lang || !Object.keys(texts).length) await loadTexts(msg.lang);
         setStatus("connected");
         notice(null);
+        render();  // a state may have arrived while the texts were loading
         break;
       case "error":
         fatal = true;
@@ -447,8 +448,7 @@ function mykSurvey(view, { el, t }) {
   const counts = sv.counts ? Object.entries(sv.counts).map(([c, n]) => el("span", { class: "myk-count" }, mykChip(el, t, c), " ×" + n)) : [];
   return el("section", { "data-section": "survey" },
     el("h2", {}, t("phone.myk.zone", { zone: sv.zone, of: sv.of })),
-    sv.counts ? el("div", { class: "row" }, counts.length ? counts : el("span", { class: "muted" }, t("phone.myk.empty_zone")))
-      : el("p", { class: "muted" }, t("phone.myk.wait_counts")),
+    sv.counts ? el("div", { class: "row" }, counts.length ? counts : el("span", { class: "muted" }, t("phone.myk.empty_zone"))) : null,
     sv.ranking.length ? el("div", { class: "row", style: "margin-top:8px" }, el("span", { class: "muted" }, t("phone.myk.ranking")),
       sv.ranking.map((c, i) => el("span", {}, `${i + 1}.`, mykChip(el, t, c)))) : null,
     el("div", { class: "muted", style: "margin-top:6px" }, t("phone.myk.parcels_left", { n: sv.parcels })));
@@ -459,7 +459,7 @@ function mykChoices(view, options, ctx, forSeat) {
   const { el, t, send, ui, busy, rerender } = ctx;
   const pick = ui.myk || null;
   const choose = (p) => { ui.myk = p; rerender(); };
-  const sel = (match) => (pick && Object.entries(match).every(([k, v]) => pick[k] === v) ? " sel" : "");
+  const sel = (match) => (pick && Object.entries(match).every(([k, v]) => k === "room" || k === "points" || pick[k] === v) ? " sel" : "");
   const sec = el("section", { "data-section": "choices" },
     el("h2", {}, forSeat ? t("phone.myk.act_for", { colour: t("myk.colour." + forSeat) }) : t("phone.myk.your_choice")));
   const btn = (label, p, attrs) => el("button", Object.assign({ class: "wide" + sel(p), disabled: busy, onclick: () => choose(p) }, attrs || {}), label);
@@ -577,7 +577,7 @@ function mykPlayers(view, me, { el, t }) {
     const p = view.players[s];
     const cards = Object.values(p.cards).reduce((a, b) => a + b, 0) + p.blank;
     return el("tr", { "data-player": s, class: s === me ? "me" : "" },
-      el("td", {}, mykChip(el, t, s), view.start_player === s ? " ★" : ""),
+      el("td", { class: "myk-who" }, mykChip(el, t, s), view.start_player === s ? el("span", { class: "myk-star" }, "★") : null),
       el("td", {}, el("b", {}, String(p.score))),
       el("td", {}, String(p.projection)),
       el("td", {}, String(p.supply) + (p.neutral_supply !== undefined ? "+" + p.neutral_supply : "")),
@@ -628,18 +628,16 @@ RENDERERS.mykerinos = (state, ctx) => {
   const legal = Array.isArray(state.legal) ? state.legal : [];
   const out = el("div", { class: "myk" });
   const p = me ? view.players[me] : null;
-  const seasonLine = view.season ? t("phone.myk.season", { season: view.season }) : "";
+  const stat = (n, label, attr) => el("div", Object.assign({ class: "myk-stat" }, attr), el("b", {}, String(n)), el("small", {}, label));
   out.append(el("section", {},
-    el("div", { class: "spread" },
-      el("div", {}, el("div", { class: "muted" }, seasonLine, view.phase ? " · " + t("myk.phase." + view.phase) : ""),
-        me ? el("div", { class: "row", style: "margin-top:4px" }, t("phone.myk.you_play"), mykChip(el, t, me)) : null),
-      p ? el("div", { style: "text-align:right" },
-        el("div", { class: "big", "data-score": p.score }, String(p.score)),
-        el("div", { class: "muted", "data-projection": p.projection }, t("phone.myk.projected", { n: p.projection }))) : null),
-    p ? el("div", { class: "myk-supply", "data-supply": p.supply },
-      t("phone.myk.supply", { n: p.supply }),
-      p.neutral_supply !== undefined ? " · " + t("phone.myk.neutral_supply", { n: p.neutral_supply }) : "",
-      " · ", t("phone.myk.general_mine", { n: view.general[me] })) : null,
+    el("div", { class: "row" }, me ? mykChip(el, t, me) : null,
+      el("span", { class: "muted" }, view.season ? t("phone.myk.season", { season: view.season }) + " · " : "", t("myk.phase." + view.phase))),
+    p ? el("div", { class: "myk-stats" },
+      stat(p.score, t("phone.myk.points"), { "data-score": p.score }),
+      stat(p.projection, t("phone.myk.projection"), { "data-projection": p.projection }),
+      stat(p.supply, t("phone.myk.your_supply"), { "data-supply": p.supply })) : null,
+    p ? el("div", { class: "muted myk-supply" }, t("phone.myk.general_mine", { n: view.general[me] }),
+      p.neutral_supply !== undefined ? " · " + t("phone.myk.neutral_supply", { n: p.neutral_supply }) : "") : null,
     mykTurnLine(view, me, ctx)));
   if (view.result) out.append(mykEnd(view, me, ctx));
   const seatOptions = legal.filter((o) => o.seat);
@@ -648,7 +646,9 @@ RENDERERS.mykerinos = (state, ctx) => {
   else if (ctx.ui.myk) ctx.ui.myk = null;
   if (view.survey) out.append(mykSurvey(view, ctx));
   if (p) out.append(mykCards(p, view, ctx));
-  out.append(el("section", { "data-section": "museum" }, el("h2", {}, t("phone.myk.museum_title")), mykMuseum(view, null, ctx)));
+  if (!(ctx.ui.myk && "room" in ctx.ui.myk)) {
+    out.append(el("section", { "data-section": "museum" }, el("h2", {}, t("phone.myk.museum_title")), mykMuseum(view, null, ctx)));
+  }
   out.append(mykPlayers(view, me, ctx));
   return out;
 };

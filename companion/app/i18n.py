@@ -34,8 +34,11 @@ def catalogue(extra: tuple[str, ...] = ()) -> dict[str, dict[str, str]]:
     return merged
 
 
-def text(code: str, params: Mapping[str, JSON] | None = None, lang: str = "en") -> str:
-    table = catalogue()
+def text(
+    code: str, params: Mapping[str, JSON] | None = None, lang: str = "en", extra: tuple[str, ...] = ()
+) -> str:
+    """The words for ``code``; ``extra`` adds front-end packages' texts (e.g. ``("ui",)``)."""
+    table = catalogue(extra)
     for language in (lang, "en"):
         texts = table.get(language, {})
         probe = code
@@ -49,5 +52,5 @@ def text(code: str, params: Mapping[str, JSON] | None = None, lang: str = "en") 
     return code
 
 
-def error_text(error: CompanionError, lang: str = "en") -> str:
-    return text(error.code, error.params, lang)
+def error_text(error: CompanionError, lang: str = "en", extra: tuple[str, ...] = ()) -> str:
+    return text(error.code, error.params, lang, extra)

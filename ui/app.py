@@ -1,0 +1,127 @@
+"""``companion run``: the touchscreen app.
+
+One asyncio loop runs everything: the table (the single writer), the phone server (aiohttp) and
+the Kivy app (``App.async_run``). Kivy widgets are only touched from that loop.
+
+Screen: full screen on a Raspberry Pi (``/proc/device-tree/model`` says "Raspberry Pi"), a window
+of 800×480 (the official 7" display) elsewhere. ``COMPANION_FULLSCREEN=1``/``0`` overrides the
+detection. Kivy's own environment variables (``KIVY_NO_ARGS``, ``KIVY_HOME``, ``KIVY_WINDOW``,
+``KIVY_GL_BACKEND``, ...) are respected; ``KIVY_NO_ARGS`` defaults to 1 so Kivy never reads the
+``companion`` command line.
+
+For tests only: ``COMPANION_UI_CONTROL=<path>`` opens the local control socket described in
+``ui/control.py`` (scripted taps on widgets, screenshots).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import signal
+from pathlib import Path
+from typing import Any
+
+from companion.app.config import Config
+
+log = logging.getLogger(__name__)
+WIDTH, HEIGHT = 800, 480
+
+
+def on_raspberry_pi(model_file: Path = Path("/proc/device-tree/model")) -> bool:
+    try:
+        return "Raspberry Pi" in model_file.read_text("utf-8", errors="replace")
+    except OSError:
+        return False
+
+
+def fullscreen_wanted() -> bool:
+    forced = os.environ.get("COMPANION_FULLSCREEN", "").strip().lower()
+    if forced in ("1", "true", "yes", "on"):
+        return True
+    if forced in ("0", "false", "no", "off"):
+        return False
+    return on_raspberry_pi()
+
+
+def prepare_kivy(fullscreen: bool) -> None:
+    """Configure Kivy before its window exists (only in memory; the user's config file is untouched)."""
+    os.environ.setdefault("KIVY_NO_ARGS", "1")
+    from kivy.config import Config as KivyConfig
+
+    KivyConfig.set("kivy", "exit_on_escape", "0")  # Escape must never end a game night
+    KivyConfig.set("graphics", "width", str(WIDTH))
+    KivyConfig.set("graphics", "height", str(HEIGHT))
+    KivyConfig.set("graphics", "minimum_width", str(WIDTH))
+    KivyConfig.set("graphics", "minimum_height", str(HEIGHT))
+    if fullscreen:
+        KivyConfig.set("graphics", "fullscreen", "auto")
+        KivyConfig.set("graphics", "show_cursor", "0")
+        # the Pi's touch panel also arrives as a mouse: ignore the mouse while touches come in
+        KivyConfig.set("input", "mouse", "mouse,multitouch_on_demand,disable_on_activity")
+        KivyConfig.set("kivy", "keyboard_mode", "systemanddock")
+    else:
+        KivyConfig.set("graphics", "fullscreen", "0")
+        KivyConfig.set("graphics", "resizable", "1")
+        KivyConfig.set("input", "mouse", "mouse,multitouch_on_demand")
+
+
+async def run(config: Config) -> int:
+    from companion.app.seats import SeatLinks
+    from companion.app.store import Store
+    from companion.app.table import Table
+    from companion.net.server import PhoneServer
+    from ui.controller import Controller
+
+    config.data_dir.mkdir(parents=True, exist_ok=True)
+    store = Store(config.store_path)
+    table = Table(store)
+    await table.start()
+    links = SeatLinks(store)
+    ctl = Controller(config, store, table, links)
+    await ctl.load()
+    server = PhoneServer(table, links, language=lambda: ctl.lang)
+    runner: Any = None
+    try:
+        runner, port = await server.start(config.host, config.port)
+        ctl.phones.server, ctl.phones.port = server, port
+    except OSError as exc:  # e.g. the port is taken on a desktop: phones on any free port
+        log.warning("phone server: port %s unavailable (%s); using a free port", config.port, exc)
+        try:
+            runner, port = await server.start(config.host, 0)
+            ctl.phones.server, ctl.phones.port = server, port
+            ctl.phones.problem = f"port {config.port}: {exc.strerror or exc}"
+        except OSError as again:
+            ctl.phones.problem = str(again)
+
+    from ui.shell import CompanionApp  # imports Kivy: after prepare_kivy()
+
+    app = CompanionApp(ctl)
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.add_signal_handler(sig, app.stop)
+    control = None
+    control_path = os.environ.get("COMPANION_UI_CONTROL")
+    if control_path:
+        from ui.control import serve_control
+
+        control = await serve_control(app, control_path)
+    try:
+        await app.async_run(async_lib="asyncio")
+    finally:
+        if control is not None:
+            control.close()
+        await app.shutdown()
+        if runner is not None:
+            await runner.cleanup()
+        await table.stop()
+        store.close()
+    return 0
+
+
+def main(config: Config) -> int:
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
+    prepare_kivy(fullscreen_wanted())
+    return asyncio.run(run(config))

@@ -1,0 +1,271 @@
+"""A local control socket for tests: scripted taps on widgets, screenshots, what is on screen.
+
+Enabled only when the environment variable ``COMPANION_UI_CONTROL`` names a path; the app then
+listens on a Unix domain socket there (local only, mode 0600). One JSON object per line in, one
+JSON object per line out. Commands:
+
+- ``{"cmd": "state"}`` → the current screen, the seq of the rendered snapshot, the toast text,
+  whether a dialog is open, every visible widget with a ``tid`` (text, disabled) and every visible
+  text on screen.
+- ``{"cmd": "tap", "tid": "start.new"}`` → scrolls the widget into view if it sits in a scroll
+  view, then presses and releases a touch at its centre through Kivy's normal input dispatch
+  (``EventLoop.post_dispatch_input``), exactly like a finger: whatever lies on top (a dialog)
+  gets it. Refused when the widget is missing, hidden, disabled or covered.
+- ``{"cmd": "screenshot", "path": "/abs/file.png"}`` → the next drawn frame as a PNG.
+- ``{"cmd": "info"}`` → the phone server's address and port, the game id.
+- ``{"cmd": "submit", "intent": {...}}`` → the same path a widget uses (refusals go to the toast).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import struct
+import zlib
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+
+from kivy.base import EventLoop
+from kivy.clock import Clock
+from kivy.core.window import Window
+from kivy.input.motionevent import MotionEvent
+from kivy.uix.label import Label
+from kivy.uix.modalview import ModalView
+from kivy.uix.scrollview import ScrollView
+from kivy.uix.widget import Widget
+
+if TYPE_CHECKING:
+    from ui.shell import CompanionApp
+
+
+class ScriptedTouch(MotionEvent):
+    """A single-finger touch at window coordinates."""
+
+    _next_id = 1000
+
+    def __init__(self, x: float, y: float) -> None:
+        ScriptedTouch._next_id += 1
+        super().__init__("scripted", ScriptedTouch._next_id, self._args(x, y), is_touch=True, type_id="touch")
+        self.profile = ["pos"]
+
+    @staticmethod
+    def _args(x: float, y: float) -> dict[str, float]:
+        return {"x": x / max(1.0, Window.width - 1.0), "y": y / max(1.0, Window.height - 1.0)}
+
+    def depack(self, args: dict[str, float]) -> None:
+        self.sx = args["x"]
+        self.sy = args["y"]
+        super().depack(args)
+
+
+async def next_frames(count: int = 1) -> None:
+    loop = asyncio.get_running_loop()
+    for _ in range(count):
+        fut: asyncio.Future[None] = loop.create_future()
+        Clock.schedule_once(lambda _dt, f=fut: f.done() or f.set_result(None), 0)
+        await fut
+
+
+async def settled(widget: Widget, frames: int = 30) -> None:
+    """Wait until the widget's place on screen stopped changing (layouts run on later frames)."""
+    last = None
+    for _ in range(frames):
+        await next_frames(1)
+        now = (*widget.to_window(*widget.pos), widget.width, widget.height)
+        if now == last:
+            return
+        last = now
+
+
+def walk(widget: Widget) -> Iterator[Widget]:
+    yield widget
+    for child in reversed(widget.children):
+        yield from walk(child)
+
+
+def roots() -> list[Widget]:
+    return list(reversed(Window.children))  # the app's root first, then open dialogs on top
+
+
+def ancestors(widget: Widget) -> Iterator[Widget]:
+    w = widget.parent
+    while w is not None and w is not Window:
+        yield w
+        w = w.parent
+
+
+def visible(widget: Widget) -> bool:
+    if widget.opacity <= 0 or any(a.opacity <= 0 for a in ancestors(widget)):
+        return False
+    x, y = widget.to_window(*widget.pos)
+    right, top = x + widget.width, y + widget.height
+    if right <= 0 or top <= 0 or x >= Window.width or y >= Window.height or widget.width <= 0:
+        return False
+    for a in ancestors(widget):
+        if isinstance(a, ScrollView):
+            ax, ay = a.to_window(*a.pos)
+            if right <= ax or x >= ax + a.width or top <= ay or y >= ay + a.height:
+                return False
+    return True
+
+
+def inside(widget: Widget, outer: Widget) -> bool:
+    """Is the whole widget within ``outer`` on screen?"""
+    x, y = widget.to_window(*widget.pos)
+    ox, oy = outer.to_window(*outer.pos)
+    return ox <= x and oy <= y and x + widget.width <= ox + outer.width and y + widget.height <= oy + outer.height
+
+
+def find(tid: str) -> list[Widget]:
+    return [w for root in roots() for w in walk(root) if getattr(w, "tid", "") == tid]
+
+
+def covered(widget: Widget) -> bool:
+    """A dialog is open and the widget is not inside it."""
+    dialogs = [w for w in Window.children if isinstance(w, ModalView)]
+    if not dialogs:
+        return False
+    top = dialogs[0]
+    return top is not widget and top not in ancestors(widget)
+
+
+class Control:
+    def __init__(self, app: CompanionApp) -> None:
+        self.app = app
+
+    def state(self) -> dict[str, Any]:
+        tids: dict[str, Any] = {}
+        texts: list[str] = []
+        for root in roots():
+            for w in walk(root):
+                if not visible(w):
+                    continue
+                tid = getattr(w, "tid", "")
+                label = w.text if isinstance(w, Label) else ""
+                if tid:
+                    tids[tid] = {"text": label, "disabled": bool(w.disabled)}
+                if label and not covered(w):
+                    texts.append(label)
+        toast = self.app.toast
+        return {
+            "screen": self.app.screen,
+            "seq": self.app.rendered_seq,
+            "frame": Clock.frames,
+            "toast": toast.text if toast.opacity > 0 else "",
+            "toast_kind": toast.kind,
+            "dialog": any(isinstance(w, ModalView) for w in Window.children),
+            "tids": tids,
+            "texts": texts,
+            "size": [Window.width, Window.height],
+            "last_refusal": self.app.last_refusal,
+        }
+
+    async def tap(self, tid: str) -> dict[str, Any]:
+        found = [w for w in find(tid)]
+        if not found:
+            return {"ok": False, "error": f"no widget {tid!r} on screen"}
+        widget = found[0]
+        await settled(widget)
+        scroller = next((a for a in ancestors(widget) if isinstance(a, ScrollView)), None)
+        if scroller is not None and not inside(widget, scroller):
+            scroller.scroll_to(widget, padding=10, animate=False)
+            await next_frames(2)
+        if not visible(widget):
+            return {"ok": False, "error": f"{tid!r} is not visible"}
+        if widget.disabled:
+            return {"ok": False, "error": f"{tid!r} is disabled"}
+        if covered(widget):
+            return {"ok": False, "error": f"{tid!r} is covered by a dialog"}
+        x, y = widget.to_window(*widget.center)
+        touch = ScriptedTouch(x, y)
+        EventLoop.post_dispatch_input("begin", touch)
+        await next_frames(1)
+        EventLoop.post_dispatch_input("end", touch)
+        await next_frames(2)
+        if scroller is not None:  # a scroll view hands a short tap to its children 0.2 s later
+            await asyncio.sleep(0.3)
+            await next_frames(1)
+        return {"ok": True}
+
+    async def screenshot(self, path: str) -> dict[str, Any]:
+        from kivy.graphics import opengl as gl
+
+        loop = asyncio.get_running_loop()
+        fut: asyncio.Future[bytes] = loop.create_future()
+        width, height = int(Window.width), int(Window.height)
+
+        def grab(*_: Any) -> None:  # bound to on_flip: runs before the buffers are swapped
+            Window.unbind(on_flip=grab)
+            gl.glPixelStorei(gl.GL_PACK_ALIGNMENT, 1)
+            data = gl.glReadPixels(0, 0, width, height, gl.GL_RGB, gl.GL_UNSIGNED_BYTE)
+            if not fut.done():
+                fut.set_result(bytes(data))
+
+        await next_frames(2)
+        Window.bind(on_flip=grab)
+        Window.canvas.ask_update()
+        data = await asyncio.wait_for(fut, 5.0)
+        with open(path, "wb") as fh:
+            fh.write(png(width, height, data))
+        return {"ok": True, "path": path, "size": [width, height]}
+
+    async def handle(self, request: dict[str, Any]) -> dict[str, Any]:
+        cmd = request.get("cmd")
+        if cmd == "state":
+            return {"ok": True, **self.state()}
+        if cmd == "tap":
+            return await self.tap(str(request.get("tid")))
+        if cmd == "screenshot":
+            return await self.screenshot(str(request.get("path")))
+        if cmd == "info":
+            phones = self.app.ctl.phones
+            return {"ok": True, "address": phones.address, "port": phones.port, "game_id": self.app.ctl.game_id}
+        if cmd == "submit":
+            intent = request.get("intent")
+            if not isinstance(intent, dict):
+                return {"ok": False, "error": "intent must be an object"}
+            self.app.submit(intent)
+            await next_frames(2)
+            return {"ok": True}
+        if cmd == "frames":
+            await next_frames(int(request.get("count", 1)))
+            return {"ok": True, "frame": Clock.frames}
+        return {"ok": False, "error": f"unknown command {cmd!r}"}
+
+    async def serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            while line := await reader.readline():
+                try:
+                    request = json.loads(line)
+                    reply = await self.handle(request if isinstance(request, dict) else {})
+                except Exception as exc:  # the test sees the failure; the app goes on
+                    reply = {"ok": False, "error": f"{type(exc).__name__}: {exc}"}
+                writer.write(json.dumps(reply).encode() + b"\n")
+                await writer.drain()
+        finally:
+            writer.close()
+
+
+async def serve_control(app: CompanionApp, path: str) -> asyncio.AbstractServer:
+    with contextlib.suppress(FileNotFoundError):
+        os.unlink(path)
+    control = Control(app)
+    server = await asyncio.start_unix_server(control.serve, path=path)
+    os.chmod(path, 0o600)
+    return server
+
+
+def png(width: int, height: int, rgb_bottom_up: bytes) -> bytes:
+    """A PNG from OpenGL's bottom-up RGB rows (standard library only)."""
+    stride = width * 3
+    rows = b"".join(
+        b"\x00" + rgb_bottom_up[(height - 1 - y) * stride : (height - y) * stride] for y in range(height)
+    )
+
+    def chunk(tag: bytes, body: bytes) -> bytes:
+        return struct.pack(">I", len(body)) + tag + body + struct.pack(">I", zlib.crc32(tag + body) & 0xFFFFFFFF)
+
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(rows, 6)) + chunk(b"IEND", b"")

@@ -1,0 +1,147 @@
+"""What the touchscreen does, without any Kivy: the table, phones, preferences and words.
+
+Screens call these coroutines on the one event loop; nothing here changes game state except by
+submitting intents to the table (as :data:`~companion.core.audience.TABLE`), so the touchscreen is
+just one more input with the same rules as a phone or a button.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from companion.app.config import LANGUAGES, Config
+from companion.app.i18n import error_text, text
+from companion.app.qr import phone_address, qr_png, seat_url
+from companion.app.seats import SeatLink, SeatLinks, wifi_payload
+from companion.app.store import GameHeader, Store
+from companion.app.table import Ack, Table
+from companion.core.audience import TABLE
+from companion.core.errors import CompanionError
+from companion.core.jsonvalue import JSON, JSONObject
+from companion.net.server import PhoneServer
+
+log = logging.getLogger(__name__)
+UI_TEXTS = ("ui",)
+
+# Preference keys (one SQLite table shared with the rest of the app; see store.set_preference)
+PREF_LANGUAGE = "language"
+PREF_SY_TRACKER = "sy.tracker"
+PREF_SY_BOBBIES = "sy.bobbies_keep_game_alive"
+PREF_VM_GUNNER = "vm.gunner_rule"
+PREF_VM_CITY_LOOT = "vm.capture_city_loot"
+PREF_VM_START_LEVEL = "vm.start_level.{players}"  # the Secret Service start level per player count
+PREF_MYK_LAYOUT = "myk.layout"
+
+
+@dataclass
+class Phones:
+    """The phone server as the touchscreen sees it (``None`` port: the server could not start)."""
+
+    server: PhoneServer | None
+    port: int
+    address: str
+    problem: str = ""
+
+
+class Controller:
+    def __init__(self, config: Config, store: Store, table: Table, links: SeatLinks) -> None:
+        self.config = config
+        self.store = store
+        self.table = table
+        self.links = links
+        self.prefs: dict[str, JSON] = {}
+        self.phones = Phones(None, 0, phone_address(config.public_address))
+        self.language_changed: list[Callable[[], None]] = []
+
+    async def load(self) -> None:
+        self.prefs = await asyncio.to_thread(self.store.preferences)
+
+    # -- words --------------------------------------------------------------------------------
+    @property
+    def lang(self) -> str:
+        chosen = self.prefs.get(PREF_LANGUAGE)
+        return chosen if isinstance(chosen, str) and chosen in LANGUAGES else self.config.language
+
+    def t(self, code: str, **params: JSON) -> str:
+        return text(code, params, self.lang, UI_TEXTS)
+
+    def error(self, exc: CompanionError) -> str:
+        return error_text(exc, self.lang, UI_TEXTS)
+
+    # -- preferences ----------------------------------------------------------------------------
+    def pref(self, key: str, default: JSON = None) -> JSON:
+        return self.prefs.get(key, default)
+
+    async def set_pref(self, key: str, value: JSON) -> None:
+        await asyncio.to_thread(self.store.set_preference, key, value)
+        self.prefs[key] = value
+        if key == PREF_LANGUAGE:
+            for callback in list(self.language_changed):
+                callback()
+
+    # -- the game -------------------------------------------------------------------------------
+    @property
+    def game_id(self) -> int | None:
+        return self.table.current.header.id if self.table.current else None
+
+    async def submit(self, intent: JSONObject, seq: int) -> Ack:
+        """Send an intent the screen built from ``legal``, against the state it shows."""
+        return await self.table.submit_json({"seq": seq, "intent": intent}, TABLE)
+
+    async def new_game(self, rules: str, setup: JSONObject, title: str) -> int:
+        return await self.table.new_game(rules, setup, title)
+
+    async def open_game(self, game_id: int) -> None:
+        await self.table.open_game(game_id)
+
+    async def close_game(self) -> None:
+        await self.table.close_game()
+
+    async def delete_game(self, game_id: int) -> None:
+        await self.table.delete_game(game_id)
+
+    async def games(self) -> list[GameHeader]:
+        return await self.table.games()
+
+    def seats(self) -> list[str]:
+        current = self.table.current
+        if current is None:
+            return []
+        game = current.game
+        return list(game.rules.seats(game.state))
+
+    # -- phones -----------------------------------------------------------------------------------
+    async def seat_links(self) -> list[SeatLink]:
+        game_id, seats = self.game_id, self.seats()
+        if game_id is None:
+            return []
+        return await asyncio.to_thread(self.links.ensure, game_id, seats)
+
+    def link_url(self, token: str) -> str:
+        return seat_url(self.phones.address, self.phones.port, token)
+
+    async def qr(self, payload: str) -> bytes:
+        return await asyncio.to_thread(qr_png, payload, 10)
+
+    def wifi(self) -> str | None:
+        if not self.config.hotspot_ssid:
+            return None
+        return wifi_payload(self.config.hotspot_ssid, self.config.hotspot_password)
+
+    async def release(self, seat: str) -> None:
+        game_id = self.game_id
+        if game_id is None:
+            return
+        if self.phones.server is not None:
+            await self.phones.server.release(game_id, seat)
+        else:
+            await asyncio.to_thread(self.links.release, game_id, seat)
+
+    def connected(self) -> set[str]:
+        server, game_id = self.phones.server, self.game_id
+        if server is None or game_id is None:
+            return set()
+        return {seat for gid, seat in server.connected_seats() if gid == game_id}

@@ -1,0 +1,145 @@
+"""What every game's table screen and setup form share.
+
+A :class:`TableView` renders one public snapshot (``{"type": "state", "seq", "view", "legal",
+"can_undo", ...}``) and sends intents built only from ``legal``, with the ``seq`` of the snapshot
+it shows. No game rule lives here: a choice a screen needs but ``legal`` does not list is reported
+to the game's authors, never computed in the UI.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from kivy.metrics import dp
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.widget import Widget
+
+from companion.core.jsonvalue import JSON, JSONObject
+from ui import theme
+from ui.widgets import Lbl, fit_height, vbox
+
+if TYPE_CHECKING:
+    from ui.shell import CompanionApp
+
+
+def obj(value: JSON) -> JSONObject:
+    return value if isinstance(value, dict) else {}
+
+
+def seq_of(value: JSON) -> list[JSON]:
+    return value if isinstance(value, list) else []
+
+
+def num(value: JSON, default: int = 0) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) else default
+
+
+def txt(value: JSON, default: str = "") -> str:
+    return value if isinstance(value, str) else default
+
+
+class TableView(BoxLayout):
+    """The table screen of one game (the body under the header)."""
+
+    game = ""
+
+    def __init__(self, app: CompanionApp, **kwargs: Any) -> None:
+        kwargs.setdefault("orientation", "vertical")
+        kwargs.setdefault("spacing", theme.GAP)
+        super().__init__(**kwargs)
+        self.app = app
+        self.ctl = app.ctl
+        self.msg: JSONObject = {}
+        self.seq = 0
+
+    # -- helpers ---------------------------------------------------------------------------------
+    def t(self, code: str, **params: JSON) -> str:
+        return self.ctl.t(code, **params)
+
+    @property
+    def view(self) -> JSONObject:
+        return obj(self.msg.get("view"))
+
+    @property
+    def legal(self) -> JSON:
+        return self.msg.get("legal")
+
+    def send(self, intent: JSONObject, ok: Callable[[Any], object] | None = None) -> None:
+        self.app.submit(intent, self.seq, ok)
+
+    # -- what a game provides -----------------------------------------------------------------------
+    def render(self, msg: JSONObject) -> None:
+        self.msg = msg
+        self.seq = num(msg.get("seq"))
+        self.clear_widgets()
+        self.build()
+
+    def build(self) -> None:
+        raise NotImplementedError
+
+    def status(self, msg: JSONObject) -> str:
+        """One short line for the header: round, whose turn."""
+        return ""
+
+    def over(self, msg: JSONObject) -> bool:
+        return False
+
+    def announcement(self, msg: JSONObject) -> str:
+        """Said once when the game ends (capture, victory)."""
+        return ""
+
+    def end_body(self, msg: JSONObject) -> Widget:
+        return Lbl(self.t("ui.end.over"), size=theme.FONT_TITLE)
+
+    def seat_label(self, seat: str) -> str:
+        return seat
+
+    def options(self) -> list[tuple[str, Callable[[], object], str]]:
+        """Table options offered under the header's "Options" button: (label, action, tid)."""
+        return []
+
+
+class SetupForm(BoxLayout):
+    """The choices before a game starts; ``setup()`` is the game's setup config JSON."""
+
+    def __init__(self, app: CompanionApp, **kwargs: Any) -> None:
+        kwargs.setdefault("orientation", "vertical")
+        kwargs.setdefault("spacing", dp(10))
+        kwargs.setdefault("padding", (dp(4), dp(4), dp(14), dp(4)))
+        super().__init__(**kwargs)
+        fit_height(self)
+        self.app = app
+        self.ctl = app.ctl
+        self.rebuild()
+
+    def t(self, code: str, **params: JSON) -> str:
+        return self.ctl.t(code, **params)
+
+    def rebuild(self) -> None:
+        self.clear_widgets()
+        self.build()
+
+    def build(self) -> None:
+        raise NotImplementedError
+
+    def setup(self) -> JSONObject:
+        raise NotImplementedError
+
+    def problem(self) -> str:
+        """Why the game cannot start yet ("" when it can)."""
+        return ""
+
+    def remember(self) -> None:
+        """Called once the game was created (e.g. store what should be remembered)."""
+
+    def row(self, label: str, widget: Widget, note: str = "") -> Widget:
+        from ui.widgets import hbox
+
+        left = vbox(Lbl(label, wrap=True), spacing=0, size_hint=(0.38, None))
+        if note:
+            left.add_widget(Lbl(note, colour=theme.MUTED, size=theme.FONT_SMALL, wrap=True))
+        left.bind(minimum_height=left.setter("height"))
+        row = hbox(left, widget, size_hint_y=None)
+        row.bind(minimum_height=row.setter("height"))
+        return row

@@ -1,0 +1,405 @@
+"""Scotland Yard on the touchscreen: Mister X's public travel log, the detectives and bobbies, and
+detective moves entered by tapping a figure, then a legal destination grouped by transport.
+
+Mister X moves only on his phone; the table never sees his station except on reveal fields, while
+the view shows him, and at the end (all from the public view).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from kivy.metrics import dp
+from kivy.uix.gridlayout import GridLayout
+from kivy.uix.widget import Widget
+
+from companion.core.jsonvalue import JSON, JSONObject
+from ui import theme
+from ui.controller import PREF_SY_BOBBIES, PREF_SY_TRACKER
+from ui.games import base
+from ui.games.base import num, obj, seq_of, txt
+from ui.widgets import Btn, Chip, Choice, Lbl, Panel, TapPanel, confirm, fit_height, flow, hbox, scroll, vbox
+
+LINES = ("taxi", "bus", "underground")
+LOG_FIELDS = 24
+
+
+def _text_on(ticket: str) -> Any:
+    return theme.ON_TRANSPORT.get(ticket, theme.TEXT)
+
+
+class TableView(base.TableView):
+    game = "scotland_yard"
+
+    def __init__(self, app: Any, **kwargs: Any) -> None:
+        super().__init__(app, **kwargs)
+        self.selected: str | None = None  # the figure whose destinations are shown
+        self.placing: dict[str, int] = {}  # D cards entered by hand before the start
+        self.placing_figure: str | None = None
+
+    # -- reading the snapshot -----------------------------------------------------------------------
+    def intents(self) -> list[JSON]:
+        return seq_of(obj(self.legal).get("intents"))
+
+    def moves(self) -> JSONObject:
+        return obj(obj(self.legal).get("moves"))
+
+    def figure_name(self, figure: str) -> str:
+        kind = "bobby" if figure.startswith("B") else "detective"
+        return self.t(f"ui.sy.figure.{kind}", n=figure[1:])
+
+    def seat_label(self, seat: str) -> str:
+        for s in seq_of(self.view.get("seats")):
+            s = obj(s)
+            if s.get("seat") == seat:
+                name = txt(s.get("name"))
+                if seat == "mrx":
+                    return name or self.t("ui.sy.mrx")
+                figures = ", ".join(txt(f) for f in seq_of(s.get("figures")) if txt(f).startswith("D"))
+                label = self.t("ui.sy.seat.detective", n=seat[1:], figures=figures)
+                return f"{name} ({label})" if name else label
+        return seat
+
+    def tickets_of(self, figure: str) -> JSONObject | None:
+        for s in seq_of(self.view.get("seats")):
+            s = obj(s)
+            if figure in seq_of(s.get("figures")) and figure.startswith("D"):
+                return obj(s.get("tickets"))
+        return None
+
+    def status(self, msg: JSONObject) -> str:
+        v = obj(msg.get("view"))
+        phase = txt(v.get("phase"))
+        if phase == "start":
+            return self.t("ui.sy.status.start")
+        if phase == "over":
+            return self.t("ui.sy.status.over")
+        who = self.t("ui.sy.status.x") if phase == "x" else self.t("ui.sy.status.detectives")
+        return self.t("ui.sy.status.round", round=num(v.get("round")), rounds=num(v.get("rounds"), 22), who=who)
+
+    def over(self, msg: JSONObject) -> bool:
+        return txt(obj(msg.get("view")).get("phase")) == "over"
+
+    def announcement(self, msg: JSONObject) -> str:
+        end = obj(obj(msg.get("view")).get("end"))
+        reason = txt(end.get("reason"))
+        return self.t(f"sy.{reason}") if reason else ""
+
+    def options(self) -> list[tuple[str, Callable[[], object], str]]:
+        out: list[tuple[str, Callable[[], object], str]] = []
+        intents = self.intents()
+        if "sy.set_tracker" in intents:
+            on = bool(obj(self.view.get("tracker")).get("on"))
+            label = self.t("ui.sy.tracker_off") if on else self.t("ui.sy.tracker_on")
+            out.append((label, lambda: self.send({"kind": "sy.set_tracker", "on": not on}), "sy.tracker"))
+        if "sy.end_game" in intents:
+            out.append((self.t("ui.sy.end_game"), self.end_game, "sy.end_game"))
+        return out
+
+    def end_game(self) -> None:
+        confirm(self.t("ui.sy.end_confirm"), self.t("ui.sy.end_yes"), self.t("ui.cancel"),
+                lambda: self.send({"kind": "sy.end_game"}), detail=self.t("ui.sy.end_detail"))
+
+    # -- the screen -------------------------------------------------------------------------------
+    def build(self) -> None:
+        phase = txt(self.view.get("phase"))
+        if self.selected is not None and self.selected not in self.moves():
+            self.selected = None
+        if phase != "start":
+            self.placing, self.placing_figure = {}, None
+        left = self.x_panel()
+        if phase == "start":
+            right = self.start_panel()
+        elif self.selected is not None:
+            right = self.destinations(self.selected)
+        else:
+            right = self.figures_panel()
+        self.add_widget(hbox(left, right))
+
+    # Mister X: travel log and what is known about him
+    def log_cell(self, field: int, entry: JSONObject | None, reveal: bool) -> Widget:
+        border = theme.WARN if reveal else None
+        if entry is None:
+            nxt = num(self.view.get("next_field"), 0) == field and txt(self.view.get("phase")) != "over"
+            colour = theme.PANEL_HI if nxt else theme.BACKGROUND
+            main = Lbl("!" if reveal else "", size=theme.FONT_BIG, bold=True, colour=theme.WARN, halign="center")
+            cell = Panel(Lbl(str(field), size=dp(13), colour=theme.MUTED, halign="center", size_hint_y=None,
+                             height=dp(16)), main, orientation="vertical", colour=colour, border=border,
+                         padding=dp(2), spacing=0)
+        else:
+            ticket = txt(entry.get("ticket"))
+            station = entry.get("station")
+            fg = _text_on(ticket)
+            top = Lbl(f"{field}" + (" ×2" if entry.get("double") else ""), size=dp(13), colour=fg, halign="center",
+                      size_hint_y=None, height=dp(16))
+            if isinstance(station, int):
+                main = Lbl(str(station), size=theme.FONT_BIG, bold=True, colour=fg, halign="center")
+            else:
+                main = Lbl(self.t(f"ui.sy.short.{ticket}"), size=dp(14), bold=True, colour=fg, halign="center")
+            if border is None and ticket == "black":
+                border = theme.MUTED  # a black field must not look like an empty one
+            cell = Panel(top, main, orientation="vertical", colour=theme.TRANSPORT.get(ticket, theme.PANEL_HI),
+                         border=border, padding=dp(2), spacing=0)
+        cell.tid = f"sy.log.{field}"
+        main.tid = f"sy.log.{field}.main"
+        return cell
+
+    def log_grid(self, cols: int = 6, cell: float = dp(50)) -> GridLayout:
+        entries = {num(obj(e).get("field")): obj(e) for e in seq_of(self.view.get("log"))}
+        reveals = {num(r) for r in seq_of(self.view.get("reveal_fields"))}
+        grid = GridLayout(cols=cols, spacing=dp(4), size_hint_y=None, row_force_default=True, row_default_height=cell)
+        grid.bind(minimum_height=grid.setter("height"))
+        for field in range(1, LOG_FIELDS + 1):
+            grid.add_widget(self.log_cell(field, entries.get(field), field in reveals))
+        return grid
+
+    def x_panel(self) -> Widget:
+        v = self.view
+        mrx = obj(v.get("mrx"))
+        title = hbox(
+            Lbl(self.t("ui.sy.mrx"), size=theme.FONT_BIG, bold=True),
+            Lbl(self.t("ui.sy.x_tickets", black=num(mrx.get("black")), double=num(mrx.get("double"))),
+                colour=theme.MUTED, halign="right", size=theme.FONT_SMALL, tid="sy.x_tickets"),
+            size_hint_y=None, height=dp(30),
+        )
+        box = Panel(title, self.log_grid(), orientation="vertical", size_hint_x=None, width=dp(336))
+        shown = mrx.get("station")
+        seen = [obj(e) for e in seq_of(v.get("log")) if isinstance(obj(e).get("station"), int)]
+        if isinstance(shown, int):
+            where = Lbl(self.t("ui.sy.shown", station=shown), size=theme.FONT_BIG, bold=True, colour=theme.WARN,
+                        wrap=True, tid="sy.shown")
+        elif seen:
+            last = seen[-1]
+            where = Lbl(self.t("ui.sy.last_seen", station=num(last.get("station")), field=num(last.get("field"))),
+                        wrap=True, tid="sy.shown")
+        else:
+            where = Lbl(self.t("ui.sy.not_seen"), colour=theme.MUTED, wrap=True, tid="sy.shown")
+        box.add_widget(where)
+        tracker = obj(v.get("tracker"))
+        if tracker.get("on"):
+            candidates = [str(num(c)) for c in seq_of(tracker.get("candidates"))]
+            label = Lbl(self.t("ui.sy.tracker", count=len(candidates)) + " " + ", ".join(candidates),
+                        size=theme.FONT_SMALL, colour=theme.ACCENT, wrap=True, tid="sy.tracker")
+            box.add_widget(scroll(fit_height(vbox(label)), tid="sy.tracker.scroll"))
+        else:
+            box.add_widget(Widget())
+        return box
+
+    # detectives and bobbies
+    def figure_row(self, figure: JSONObject) -> Widget:
+        name = txt(figure.get("figure"))
+        bobby = bool(figure.get("bobby"))
+        station = figure.get("station")
+        tickets = self.tickets_of(name)
+        if tickets is None:
+            detail = self.t("ui.sy.bobby_free")
+        else:
+            detail = "  ".join(f"{self.t(f'ui.sy.short.{line}')} {num(tickets.get(line))}" for line in LINES)
+        where = self.t("ui.sy.at", station=station) if isinstance(station, int) else self.t("ui.sy.not_placed")
+        chip = Chip(name, theme.TRANSPORT["bobby"] if bobby else theme.ACCENT, size=theme.FONT_BIG, width=dp(56),
+                    bold=True)
+        info = vbox(Lbl(f"{self.figure_name(name)} · {where}", bold=True, one_line=True),
+                    Lbl(detail, colour=theme.MUTED, size=theme.FONT_SMALL, one_line=True), spacing=0)
+        movable = name in self.moves()
+        if movable:
+            state = Lbl(self.t("ui.sy.tap_to_move"), colour=theme.TEXT, halign="right", size=theme.FONT_SMALL,
+                        size_hint_x=None, width=dp(92), tid=f"sy.figure.{name}.movable")
+            row: Widget = TapPanel((lambda n=name: self.select(n)), tid=f"sy.figure.{name}", size_hint_y=None,
+                                   height=dp(60))
+        else:
+            moved = figure.get("moved")
+            note = self.t("ui.sy.moved") if moved else ("" if txt(self.view.get("phase")) == "x"
+                                                         else self.t("ui.sy.cannot_move"))
+            state = Lbl(note, colour=theme.GOOD if moved else theme.MUTED, halign="right", size=theme.FONT_SMALL,
+                        size_hint_x=None, width=dp(92))
+            row = Panel(orientation="horizontal", size_hint_y=None, height=dp(60))
+            row.tid = f"sy.figure.{name}"
+        for w in (chip, info, state):
+            row.add_widget(w)
+        return row
+
+    def figures_panel(self) -> Widget:
+        v = self.view
+        box = fit_height(vbox(spacing=dp(6), padding=(0, 0, dp(8), 0)))
+        phase = txt(v.get("phase"))
+        if phase == "x":
+            box.add_widget(Panel(Lbl(self.t("ui.sy.waiting_x"), size=theme.FONT_BIG, bold=True, wrap=True,
+                                     tid="sy.waiting"), colour=theme.PANEL_HI, size_hint_y=None, height=dp(64)))
+        elif phase == "detectives":
+            hint = self.t("ui.sy.pick_figure") if self.moves() else self.t("ui.sy.no_moves")
+            box.add_widget(Lbl(hint, colour=theme.MUTED, wrap=True, tid="sy.hint"))
+        for figure in seq_of(v.get("figures")):
+            box.add_widget(self.figure_row(obj(figure)))
+        supply = obj(v.get("supply"))
+        box.add_widget(Lbl(self.t("ui.sy.supply", taxi=num(supply.get("taxi")), bus=num(supply.get("bus")),
+                                  underground=num(supply.get("underground"))),
+                           colour=theme.MUTED, size=theme.FONT_SMALL, wrap=True))
+        return scroll(box, tid="sy.figures")
+
+    def select(self, figure: str) -> None:
+        self.selected = figure
+        self.clear_widgets()
+        self.build()
+
+    def unselect(self) -> None:
+        self.selected = None
+        self.clear_widgets()
+        self.build()
+
+    def destinations(self, figure: str) -> Widget:
+        options = obj(self.moves().get(figure))
+        station = next((obj(f).get("station") for f in seq_of(self.view.get("figures"))
+                        if obj(f).get("figure") == figure), None)
+        title = hbox(
+            Lbl(self.t("ui.sy.where_to", figure=self.figure_name(figure), station=station), size=theme.FONT_BIG,
+                bold=True, one_line=True),
+            Btn(self.t("ui.cancel"), self.unselect, tid="sy.cancel", width=dp(120)),
+            size_hint_y=None, height=theme.TOUCH,
+        )
+        box = fit_height(vbox(spacing=dp(8), padding=(0, 0, dp(8), 0)))
+        box.add_widget(title)
+        for line in LINES:
+            stations = [num(s) for s in seq_of(options.get(line))]
+            if not stations:
+                continue
+            label = Chip(self.t(f"sy.ticket.{line}"), theme.TRANSPORT[line], _text_on(line), width=dp(118),
+                         height=theme.TOUCH, bold=True)
+            buttons = flow(
+                Btn(str(s), (lambda s=s, line=line: self.move(figure, line, s)), tid=f"sy.dest.{line}.{s}",
+                    width=dp(70), colour=theme.TRANSPORT[line], text_colour=_text_on(line), size=theme.FONT_BIG,
+                    bold=True)
+                for s in stations
+            )
+            row = hbox(vbox(label, Widget(), size_hint_x=None, width=dp(118)), buttons, size_hint_y=None)
+            buttons.bind(height=lambda _w, h, r=row: setattr(r, "height", max(h, theme.TOUCH)))
+            row.height = theme.TOUCH
+            box.add_widget(row)
+        return scroll(box, tid="sy.destinations")
+
+    def move(self, figure: str, line: str, station: int) -> None:
+        self.selected = None
+        self.send({"kind": "sy.move", "figure": figure, "ticket": line, "station": station})
+
+    # before the first move: start cards
+    def start_panel(self) -> Widget:
+        legal = obj(self.legal)
+        intents = self.intents()
+        box = fit_height(vbox(spacing=dp(8), padding=(0, 0, dp(8), 0)))
+        placed = all(isinstance(obj(f).get("station"), int) for f in seq_of(self.view.get("figures")))
+        x_placed = bool(obj(self.view.get("mrx")).get("placed"))
+        if "sy.draw_start" in intents:
+            box.add_widget(Btn(self.t("ui.sy.draw_start"), lambda: self.send({"kind": "sy.draw_start"}),
+                               tid="sy.draw_start", colour=theme.GOOD, size=theme.FONT_BIG, bold=True))
+            box.add_widget(Lbl(self.t("ui.sy.draw_start_note"), colour=theme.MUTED, size=theme.FONT_SMALL,
+                               wrap=True))
+        if "sy.place_detectives" in intents:
+            box.add_widget(self.placement(legal))
+        elif placed:
+            for figure in seq_of(self.view.get("figures")):
+                box.add_widget(self.figure_row(obj(figure)))
+        if not x_placed:
+            box.add_widget(Lbl(self.t("ui.sy.x_draws"), colour=theme.WARN, wrap=True, tid="sy.x_draws"))
+        return scroll(box, tid="sy.start")
+
+    def placement(self, legal: JSONObject) -> Widget:
+        figures = [txt(f) for f in seq_of(legal.get("figures"))]
+        cards = [num(c) for c in seq_of(legal.get("d_cards"))]
+        if self.placing_figure not in figures:
+            self.placing_figure = next((f for f in figures if f not in self.placing), None)
+        box = fit_height(vbox(spacing=dp(6)))
+        box.add_widget(Lbl(self.t("ui.sy.enter_d_cards"), bold=True, wrap=True))
+        box.add_widget(Choice([(f, f"{f}: {self.placing.get(f, '–')}") for f in figures], self.placing_figure,
+                              self._placing_figure, tid="sy.place.figure"))
+        used = set(self.placing.values())
+        grid = GridLayout(cols=6, spacing=dp(4), size_hint_y=None, row_force_default=True,
+                          row_default_height=theme.TOUCH_SMALL)
+        grid.bind(minimum_height=grid.setter("height"))
+        for card in cards:
+            mine = self.placing.get(self.placing_figure or "") == card
+            btn = Btn(str(card), (lambda c=card: self._place(c)), tid=f"sy.place.card.{card}", selected=mine,
+                      height=theme.TOUCH_SMALL)
+            btn.disabled = card in used and not mine
+            grid.add_widget(btn)
+        box.add_widget(grid)
+        ready = len(self.placing) == len(figures)
+        done = Btn(self.t("ui.sy.place_confirm"), self._place_confirm, tid="sy.place.confirm", colour=theme.GOOD)
+        done.disabled = not ready
+        box.add_widget(done)
+        return box
+
+    def _placing_figure(self, figure: Any) -> None:
+        self.placing_figure = str(figure)
+        self.clear_widgets()
+        self.build()
+
+    def _place(self, card: int) -> None:
+        if self.placing_figure is None:
+            return
+        self.placing[self.placing_figure] = card
+        figures = [txt(f) for f in seq_of(obj(self.legal).get("figures"))]
+        self.placing_figure = next((f for f in figures if f not in self.placing), self.placing_figure)
+        self.clear_widgets()
+        self.build()
+
+    def _place_confirm(self) -> None:
+        stations: list[JSON] = [[f, s] for f, s in self.placing.items()]
+        self.send({"kind": "sy.place_detectives", "stations": stations})
+
+    # -- the end ----------------------------------------------------------------------------------
+    def end_body(self, msg: JSONObject) -> Widget:
+        v = obj(msg.get("view"))
+        end = obj(v.get("end"))
+        winner = end.get("winner")
+        banner_colour = theme.GOOD if winner == "detectives" else theme.DANGER if winner == "mrx" else theme.PANEL_HI
+        headline = self.t(f"sy.{txt(end.get('reason'))}") if end else self.t("ui.end.over")
+        banner = Panel(Lbl(headline, size=theme.FONT_TITLE, bold=True, halign="center", wrap=True, tid="end.headline"),
+                       colour=banner_colour, size_hint_y=None, height=dp(70))
+        route = Panel(Lbl(self.t("ui.sy.route"), size=theme.FONT_BIG, bold=True, size_hint_y=None, height=dp(30)),
+                      self.log_grid(cols=8, cell=dp(48)), Widget(), orientation="vertical")
+        figures = fit_height(vbox(spacing=dp(4)))
+        x_station = obj(v.get("mrx")).get("station")
+        figures.add_widget(Lbl(self.t("ui.sy.x_was", station=x_station) if isinstance(x_station, int) else "",
+                               bold=True, colour=theme.WARN, wrap=True, tid="end.x_station"))
+        if isinstance(end.get("figure"), str):
+            figures.add_widget(Lbl(self.t("ui.sy.caught_by", figure=self.figure_name(txt(end.get("figure"))),
+                                          station=end.get("station")), wrap=True))
+        for f in seq_of(v.get("figures")):
+            f = obj(f)
+            figures.add_widget(Lbl(f"{self.figure_name(txt(f.get('figure')))}: {f.get('station')}",
+                                   colour=theme.MUTED, wrap=True))
+        side = Panel(scroll(figures), orientation="vertical", size_hint_x=None, width=dp(230))
+        return vbox(banner, hbox(route, side))
+
+
+class SetupForm(base.SetupForm):
+    def __init__(self, app: Any, **kwargs: Any) -> None:
+        self.detectives = 2
+        self.tracker = bool(app.ctl.pref(PREF_SY_TRACKER, False))
+        self.bobbies = bool(app.ctl.pref(PREF_SY_BOBBIES, False))
+        super().__init__(app, **kwargs)
+
+    def _set(self, name: str) -> Callable[[Any], None]:
+        def set_value(value: Any) -> None:
+            setattr(self, name, value)
+            self.rebuild()
+
+        return set_value
+
+    def build(self) -> None:
+        self.add_widget(self.row(self.t("ui.sy.setup.detectives"),
+                                 Choice([(n, str(n)) for n in range(1, 6)], self.detectives, self._set("detectives"),
+                                        tid="setup.sy.detectives"),
+                                 self.t("ui.sy.setup.detectives_note")))
+        on_off = [(False, self.t("ui.off")), (True, self.t("ui.on"))]
+        self.add_widget(self.row(self.t("ui.settings.sy.tracker"),
+                                 Choice(on_off, self.tracker, self._set("tracker"), tid="setup.sy.tracker"),
+                                 self.t("ui.settings.sy.tracker_note")))
+        self.add_widget(self.row(self.t("ui.settings.sy.bobbies"),
+                                 Choice(on_off, self.bobbies, self._set("bobbies"), tid="setup.sy.bobbies"),
+                                 self.t("ui.settings.sy.bobbies_note")))
+        self.add_widget(Lbl(self.t("ui.sy.setup.phones"), colour=theme.MUTED, wrap=True))
+
+    def setup(self) -> JSONObject:
+        names: list[JSON] = ["" for _ in range(self.detectives)]
+        return {"detectives": names, "tracker": self.tracker, "bobbies_keep_game_alive": self.bobbies}

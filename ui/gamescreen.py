@@ -1,0 +1,133 @@
+"""The table screen of the current game and its end screen.
+
+The header always offers the way home, the phones (seat links), the game's table options and —
+only while the snapshot says ``can_undo`` — undo with confirmation.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kivy.metrics import dp
+from kivy.uix.widget import Widget
+
+from companion.core.jsonvalue import JSONObject
+from ui import theme
+from ui.games import game_ui
+from ui.games.base import TableView
+from ui.page import Page
+from ui.widgets import Btn, Dialog, Lbl, vbox
+
+
+class GameScreen(Page):
+    name = "game"
+    back_to = "start"
+
+    def __init__(self, app: Any, **kwargs: Any) -> None:
+        super().__init__(app, **kwargs)
+        self.view: TableView | None = None
+        self.msg: JSONObject = {}
+
+    # -- the snapshot ------------------------------------------------------------------------------
+    def show(self, msg: JSONObject) -> None:
+        if self.view is None or self.view.game != msg.get("game") or self.msg.get("game_id") != msg.get("game_id"):
+            self.view = game_ui(str(msg.get("game"))).TableView(self.app)
+            self.body.clear_widgets()
+            self.body.add_widget(self.view)
+        self.msg = msg
+        self.view.render(msg)
+        self.build_header()
+
+    def clear(self) -> None:
+        self.view = None
+        self.msg = {}
+        self.body.clear_widgets()
+
+    def refresh(self) -> None:
+        if self.msg:
+            self.show(self.msg)
+        else:
+            self.build_header()
+
+    def _view_for(self, msg: JSONObject) -> TableView:
+        if self.view is not None and self.view.game == msg.get("game"):
+            return self.view
+        return game_ui(str(msg.get("game"))).TableView(self.app)
+
+    def over(self, msg: JSONObject) -> bool:
+        return msg.get("type") == "state" and self._view_for(msg).over(msg)
+
+    def announcement(self, msg: JSONObject) -> str:
+        return self._view_for(msg).announcement(msg)
+
+    def status_line(self, msg: JSONObject) -> str:
+        return self._view_for(msg).status(msg)
+
+    # -- header ------------------------------------------------------------------------------------
+    def title(self) -> str:
+        return self.status_line(self.msg) if self.msg else ""
+
+    def build_header(self) -> None:
+        self.header.clear_widgets()
+        self.header.add_widget(self.header_button(self.t("ui.home"), lambda: self.app.go("start"),
+                                                  "game.home", width=dp(104)))
+        self.header.add_widget(Lbl(self.title(), size=theme.FONT_BIG, bold=True, one_line=True, padding=(dp(8), 0),
+                                   tid="game.status"))
+        if self.msg.get("can_undo") is True:
+            self.header.add_widget(self.header_button(self.t("ui.undo"), self.app.undo, "game.undo", width=dp(96),
+                                                      colour=theme.WARN, text_colour=theme.rgb("#111111")))
+        if self.view is not None and self.view.options():
+            self.header.add_widget(self.header_button(self.t("ui.options"), self.open_options, "game.options",
+                                                      width=dp(104)))
+        self.header.add_widget(self.header_button(self.t("ui.phones"), lambda: self.app.go("seats"), "game.seats",
+                                                  width=dp(104)))
+
+    def open_options(self) -> None:
+        if self.view is None:
+            return
+        box = vbox(size_hint_y=None)
+        dialog = Dialog(self.t("ui.options.title"), box)
+        for label, action, tid in self.view.options():
+            def chosen(a: Any = action) -> None:
+                dialog.dismiss()
+                a()
+
+            box.add_widget(Btn(label, chosen, tid=tid))
+        box.height = len(self.view.options()) * (theme.TOUCH + theme.GAP)
+        dialog.add_button(Btn(self.t("ui.close"), dialog.dismiss, tid="options.close"))
+        dialog.open()
+
+
+class EndScreen(Page):
+    name = "end"
+    back_to = None
+
+    def __init__(self, app: Any, **kwargs: Any) -> None:
+        super().__init__(app, **kwargs)
+        self.msg: JSONObject = {}
+
+    def show(self, msg: JSONObject) -> None:
+        self.msg = msg
+        if self.manager is not None and self.manager.current == self.name:
+            self.refresh()
+
+    def title(self) -> str:
+        return self.t("ui.end.title", title=str(self.msg.get("title", "")))
+
+    def build_header(self) -> None:
+        self.header.clear_widgets()
+        self.header.add_widget(self.header_button(self.t("ui.home"), lambda: self.app.go("start"),
+                                                  "end.home", width=dp(104)))
+        self.header.add_widget(Lbl(self.title(), size=theme.FONT_BIG, bold=True, one_line=True, padding=(dp(8), 0)))
+        if self.msg.get("can_undo") is True:
+            self.header.add_widget(self.header_button(self.t("ui.undo"), self.app.undo, "end.undo", width=dp(96),
+                                                      colour=theme.WARN, text_colour=theme.rgb("#111111")))
+        self.header.add_widget(self.header_button(self.t("ui.end.board"), lambda: self.app.go("game"), "end.board",
+                                                  width=dp(150)))
+
+    def build(self) -> Widget | None:
+        if not self.msg:
+            return Widget()
+        view = self.app.pages["game"]._view_for(self.msg)
+        view.msg = self.msg
+        return view.end_body(self.msg)

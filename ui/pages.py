@@ -1,0 +1,314 @@
+"""The screens around the games: start, new game, saved games, settings and diagnostics."""
+
+from __future__ import annotations
+
+import datetime as _dt
+import platform
+import sys
+from typing import Any
+
+from kivy.core.window import Window
+from kivy.metrics import dp
+from kivy.uix.gridlayout import GridLayout
+from kivy.uix.widget import Widget
+
+from companion.app.store import GameHeader
+from companion.core.jsonvalue import JSON
+from ui import theme
+from ui.controller import (
+    PREF_LANGUAGE,
+    PREF_MYK_LAYOUT,
+    PREF_SY_BOBBIES,
+    PREF_SY_TRACKER,
+    PREF_VM_CITY_LOOT,
+    PREF_VM_GUNNER,
+    PREF_VM_START_LEVEL,
+)
+from ui.games import GAME_NAMES, game_ui
+from ui.page import Page
+from ui.widgets import Btn, Choice, Lbl, Panel, Stepper, confirm, fit_height, hbox, scroll, spacer, vbox
+
+
+def game_name(page: Page, rules: str) -> str:
+    return page.t(f"ui.game.{rules}")
+
+
+class StartScreen(Page):
+    name = "start"
+    back_to = None
+
+    def title(self) -> str:
+        return "Companion"
+
+    def build(self) -> Widget:
+        box = vbox(spacing=dp(10), padding=(dp(4), dp(6)))
+        msg = self.app.message
+        if msg.get("type") == "state":
+            game_page = self.app.pages["game"]
+            status = game_page.status_line(msg)
+            info = vbox(
+                Lbl(self.t("ui.start.current", title=msg.get("title", "")), size=theme.FONT_BIG, bold=True,
+                    one_line=True),
+                Lbl(f"{game_name(self, str(msg.get('game')))} · {status}", colour=theme.MUTED, one_line=True),
+                spacing=dp(2),
+            )
+            target = "end" if game_page.over(msg) else "game"
+            resume = Btn(self.t("ui.start.resume"), lambda: self.app.go(target), tid="start.resume",
+                         colour=theme.GOOD, width=dp(200), height=dp(72), size=theme.FONT_BIG, bold=True)
+            box.add_widget(Panel(info, resume, orientation="horizontal", size_hint_y=None, height=dp(92)))
+        grid = GridLayout(cols=2, spacing=dp(10))
+        for key, target in (("new", "new"), ("saved", "saved"), ("settings", "settings"),
+                            ("diagnostics", "diagnostics")):
+            grid.add_widget(
+                Btn(self.t(f"ui.start.{key}"), (lambda t=target: self.app.go(t)), tid=f"start.{key}",
+                    height=dp(84), size=theme.FONT_BIG)
+            )
+        grid.size_hint_y = None
+        grid.height = 2 * dp(84) + dp(10)
+        box.add_widget(grid)
+        phones = self.ctl.phones
+        where = f"http://{phones.address}:{phones.port}" if phones.server else self.t("ui.start.no_phones")
+        box.add_widget(Lbl(self.t("ui.start.phones", where=where), colour=theme.MUTED, wrap=True))
+        box.add_widget(Widget())
+        return box
+
+
+class NewGameScreen(Page):
+    """Choose a game, then its setup (each game's form lives in ``ui/games/<game>.py``)."""
+
+    name = "new"
+
+    def __init__(self, app: Any, **kwargs: Any) -> None:
+        super().__init__(app, **kwargs)
+        self.chosen: str | None = None
+        self.form: Any = None
+
+    def on_pre_enter(self, *args: Any) -> None:
+        self.chosen = None
+        self.form = None
+        self.refresh()
+
+    def title(self) -> str:
+        if self.chosen is None:
+            return self.t("ui.new.title")
+        return self.t("ui.new.setup", game=game_name(self, self.chosen))
+
+    def build_header(self) -> None:
+        super().build_header()
+        if self.chosen is not None:  # "back" returns to the list of games, not the start screen
+            back = self.header.children[-1]
+            back._on = self.unchoose
+
+    def unchoose(self) -> None:
+        self.chosen = None
+        self.form = None
+        self.refresh()
+
+    def choose(self, rules: str) -> None:
+        self.chosen = rules
+        self.form = game_ui(rules).SetupForm(self.app)
+        self.refresh()
+
+    def build(self) -> Widget:
+        if self.chosen is None:
+            box = vbox(spacing=dp(10), padding=(0, dp(6)))
+            for rules in GAME_NAMES:
+                box.add_widget(
+                    hbox(
+                        Btn(game_name(self, rules), (lambda r=rules: self.choose(r)), tid=f"new.{rules}",
+                            width=dp(330), height=dp(84), size=theme.FONT_BIG, bold=True),
+                        Lbl(self.t(f"ui.new.about.{rules}"), colour=theme.MUTED, size=theme.FONT),
+                        size_hint_y=None,
+                        height=dp(84),
+                    )
+                )
+            box.add_widget(Widget())
+            return box
+        start = Btn(self.t("ui.new.start"), self.start, tid="new.start", colour=theme.GOOD, size=theme.FONT_BIG,
+                    bold=True, width=dp(220))
+        bottom = hbox(Widget(), start, size_hint_y=None, height=theme.TOUCH)
+        return vbox(scroll(self.form, tid="new.form"), bottom)
+
+    def start(self) -> None:
+        assert self.chosen is not None and self.form is not None
+        problem = self.form.problem()
+        if problem:
+            self.app.toast.show(problem, "error")
+            return
+        setup = self.form.setup()
+        rules = self.chosen
+        when = _dt.datetime.now().strftime("%d.%m. %H:%M")
+        title = f"{game_name(self, rules)} {when}"
+        self.app.run(self.ctl.new_game(rules, setup, title), lambda _: self.form.remember())
+
+
+class SavedScreen(Page):
+    name = "saved"
+
+    def __init__(self, app: Any, **kwargs: Any) -> None:
+        super().__init__(app, **kwargs)
+        self.headers: list[GameHeader] = []
+
+    def title(self) -> str:
+        return self.t("ui.saved.title")
+
+    def refresh(self) -> None:
+        super().refresh()
+        self.app.run(self.ctl.games(), self._show)
+
+    def _show(self, headers: list[GameHeader]) -> None:
+        self.headers = headers
+        self.body.clear_widgets()
+        self.body.add_widget(self.build_list())
+
+    def build(self) -> Widget | None:
+        return self.build_list()
+
+    def build_list(self) -> Widget:
+        rows = fit_height(vbox(spacing=dp(8)))
+        if not self.headers:
+            rows.add_widget(Lbl(self.t("ui.saved.none"), colour=theme.MUTED, wrap=True))
+        current = self.ctl.game_id
+        for h in self.headers:
+            status = self.t(f"ui.saved.status.{h.status}")
+            when = h.updated.replace("T", " ")[:16]
+            marker = " •" if h.id == current else ""
+            info = vbox(
+                Lbl(f"{h.title}{marker}", bold=True, one_line=True),
+                Lbl(self.t("ui.saved.detail", game=game_name(self, h.rules), status=status, moves=h.events,
+                           when=when), colour=theme.MUTED, size=theme.FONT_SMALL, one_line=True),
+                spacing=0,
+            )
+            rows.add_widget(
+                Panel(
+                    info,
+                    Btn(self.t("ui.saved.open"), (lambda i=h.id: self.open(i)), tid=f"saved.open.{h.id}",
+                        colour=theme.GOOD, width=dp(130)),
+                    Btn(self.t("ui.saved.delete"), (lambda hh=h: self.delete(hh)), tid=f"saved.delete.{h.id}",
+                        colour=theme.DANGER, width=dp(120)),
+                    orientation="horizontal",
+                    size_hint_y=None,
+                    height=dp(76),
+                )
+            )
+        return scroll(rows, tid="saved.list")
+
+    def open(self, game_id: int) -> None:
+        def opened(_: object) -> None:
+            game_page = self.app.pages["game"]
+            self.app.go("end" if game_page.over(self.app.message) else "game")
+
+        self.app.run(self.ctl.open_game(game_id), opened)
+
+    def delete(self, header: GameHeader) -> None:
+        confirm(
+            self.t("ui.saved.delete_confirm", title=header.title),
+            self.t("ui.saved.delete_yes"),
+            self.t("ui.cancel"),
+            lambda: self.app.run(self.ctl.delete_game(header.id), lambda _: self.refresh()),
+            detail=self.t("ui.saved.delete_detail"),
+        )
+
+
+class SettingsScreen(Page):
+    name = "settings"
+
+    def title(self) -> str:
+        return self.t("ui.settings.title")
+
+    def setter(self, key: str) -> Any:
+        def store(value: JSON) -> None:
+            self.app.run(self.ctl.set_pref(key, value))
+
+        return store
+
+    def section(self, title: str) -> Lbl:
+        return Lbl(title, size=theme.FONT_BIG, bold=True, colour=theme.ACCENT, size_hint_y=None, height=dp(40))
+
+    def setting(self, label: str, widget: Widget, note: str = "") -> Widget:
+        left = vbox(Lbl(label, wrap=True), spacing=0)
+        if note:
+            left.add_widget(Lbl(note, colour=theme.MUTED, size=theme.FONT_SMALL, wrap=True))
+        left.size_hint_x = 0.5
+        left.bind(minimum_height=left.setter("height"))
+        left.size_hint_y = None
+        row = hbox(left, widget, size_hint_y=None)
+        row.bind(minimum_height=row.setter("height"))
+        return row
+
+    def on_off(self, key: str, default: bool, tid: str) -> Choice:
+        value = self.ctl.pref(key, default)
+        return Choice([(False, self.t("ui.off")), (True, self.t("ui.on"))], value, self.setter(key), tid=tid)
+
+    def build(self) -> Widget:
+        box = fit_height(vbox(spacing=dp(10), padding=(dp(4), dp(4), dp(14), dp(4))))
+
+        def language(value: JSON) -> None:
+            self.app.run(self.ctl.set_pref(PREF_LANGUAGE, value))
+
+        box.add_widget(self.section(self.t("ui.settings.table")))
+        box.add_widget(self.setting(self.t("ui.settings.language"),
+                                    Choice([("en", "English"), ("de", "Deutsch")], self.ctl.lang, language,
+                                           tid="settings.lang")))
+        box.add_widget(self.section(self.t("ui.game.scotland_yard")))
+        box.add_widget(self.setting(self.t("ui.settings.sy.tracker"), self.on_off(PREF_SY_TRACKER, False,
+                                                                                "settings.sy.tracker"),
+                                    self.t("ui.settings.sy.tracker_note")))
+        box.add_widget(self.setting(self.t("ui.settings.sy.bobbies"), self.on_off(PREF_SY_BOBBIES, False,
+                                                                                "settings.sy.bobbies"),
+                                    self.t("ui.settings.sy.bobbies_note")))
+        box.add_widget(self.section(self.t("ui.game.victorian_masterminds")))
+        gunner = Choice([(">=", self.t("ui.settings.vm.gunner_ge")), (">", self.t("ui.settings.vm.gunner_gt"))],
+                        self.ctl.pref(PREF_VM_GUNNER, ">="), self.setter(PREF_VM_GUNNER), tid="settings.vm.gunner")
+        box.add_widget(self.setting(self.t("ui.settings.vm.gunner"), gunner, self.t("ui.settings.vm.gunner_note")))
+        box.add_widget(self.setting(self.t("ui.settings.vm.city_loot"),
+                                    self.on_off(PREF_VM_CITY_LOOT, False, "settings.vm.city_loot"),
+                                    self.t("ui.settings.vm.city_loot_note")))
+        for players in (2, 3, 4):
+            key = PREF_VM_START_LEVEL.format(players=players)
+            known = self.ctl.pref(key)
+            value = known if isinstance(known, int) else 0
+            stepper = Stepper(value, 0, 11, self.setter(key), tid=f"settings.vm.level.{players}")
+            note = "" if isinstance(known, int) else self.t("ui.settings.vm.level_unknown")
+            box.add_widget(self.setting(self.t("ui.settings.vm.level", players=players), hbox(stepper, Widget()),
+                                        note))
+        box.add_widget(self.section(self.t("ui.game.mykerinos")))
+        layout = Choice([("line4", self.t("ui.settings.myk.line4")), ("ring5", self.t("ui.settings.myk.ring5"))],
+                        self.ctl.pref(PREF_MYK_LAYOUT, "line4"), self.setter(PREF_MYK_LAYOUT),
+                        tid="settings.myk.layout")
+        box.add_widget(self.setting(self.t("ui.settings.myk.layout"), layout, self.t("ui.settings.myk.layout_note")))
+        box.add_widget(spacer(height=dp(20)))
+        return scroll(box, tid="settings.list")
+
+
+class DiagnosticsScreen(Page):
+    name = "diagnostics"
+
+    def title(self) -> str:
+        return self.t("ui.diag.title")
+
+    def build(self) -> Widget:
+        import kivy
+
+        from ui.app import fullscreen_wanted, on_raspberry_pi
+        from ui.hardware_panel import hardware_panel
+
+        ctl = self.ctl
+        phones = ctl.phones
+        connected = ", ".join(sorted(ctl.connected())) or "–"
+        rows = [
+            (self.t("ui.diag.phones"), f"http://{phones.address}:{phones.port}" if phones.server else "–"),
+            (self.t("ui.diag.phone_problem"), phones.problem or "–"),
+            (self.t("ui.diag.connected"), connected),
+            (self.t("ui.diag.data"), str(ctl.config.store_path)),
+            (self.t("ui.diag.screen"), f"{Window.width}×{Window.height}"
+             f" · {'fullscreen' if fullscreen_wanted() else 'window'} · Pi: {on_raspberry_pi()}"),
+            (self.t("ui.diag.versions"), f"Python {sys.version.split()[0]} · Kivy {kivy.__version__}"
+             f" · {platform.machine()}"),
+        ]
+        box = fit_height(vbox(spacing=dp(4), padding=(dp(4), dp(4), dp(14), dp(4))))
+        for label, value in rows:
+            box.add_widget(hbox(Lbl(label, colour=theme.MUTED, size_hint_x=0.32, wrap=True),
+                                Lbl(value, wrap=True, size_hint_x=0.68), size_hint_y=None, height=dp(40)))
+        box.add_widget(hardware_panel(self.app))
+        return scroll(box, tid="diagnostics.list")

@@ -1,0 +1,164 @@
+"""Linking phones: per seat a QR code shown only on request and hidden again as soon as a phone
+has claimed the seat (a detective must not photograph Mister X's code); release with confirmation
+issues a new link; an optional Wi-Fi QR code joins the Pi's hotspot."""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+from kivy.core.image import Image as CoreImage
+from kivy.metrics import dp
+from kivy.uix.image import Image
+from kivy.uix.widget import Widget
+
+from companion.app.seats import SeatLink
+from ui import theme
+from ui.page import Page
+from ui.widgets import Btn, Lbl, Panel, confirm, fit_height, hbox, scroll, vbox
+
+
+class SeatsScreen(Page):
+    name = "seats"
+    back_to = "game"
+
+    def __init__(self, app: Any, **kwargs: Any) -> None:
+        super().__init__(app, **kwargs)
+        self.links: list[SeatLink] = []
+        self.showing: str | None = None  # the seat whose QR code is on screen ("@wifi" for the hotspot)
+        self.qr_texture: Any = None
+        self.qr_caption = ""
+        self.qr_url = ""
+
+    def title(self) -> str:
+        return self.t("ui.seats.title")
+
+    def on_pre_enter(self, *args: Any) -> None:
+        self.showing = None
+        self.refresh()
+
+    def on_leave(self, *args: Any) -> None:
+        self.hide()
+
+    def refresh(self) -> None:
+        super().refresh()
+        if self.ctl.game_id is not None:
+            self.app.run(self.ctl.seat_links(), self._links)
+
+    def _links(self, links: list[SeatLink]) -> None:
+        self.links = links
+        self.body.clear_widgets()
+        self.body.add_widget(self.build_body())
+
+    def update_from_message(self) -> None:
+        """Seat names may change with the game (e.g. a new game was opened)."""
+        if self.links and self.links[0].game_id != self.ctl.game_id:
+            self.showing = None
+            self.refresh()
+
+    def build(self) -> Widget | None:
+        return self.build_body()
+
+    def seat_label(self, seat: str) -> str:
+        view = self.app.pages["game"].view
+        return view.seat_label(seat) if view is not None else seat
+
+    def build_body(self) -> Widget:
+        connected = self.ctl.connected()
+        rows = fit_height(vbox(spacing=dp(6), padding=(0, 0, dp(10), 0)))
+        for link in self.links:
+            if link.claimed:
+                state = self.t("ui.seats.connected") if link.seat in connected else self.t("ui.seats.joined")
+                colour = theme.GOOD
+            else:
+                state, colour = self.t("ui.seats.free"), theme.MUTED
+            info = vbox(Lbl(self.seat_label(link.seat), bold=True, one_line=True),
+                        Lbl(state, colour=colour, size=theme.FONT_SMALL, one_line=True), spacing=0)
+            row = Panel(info, orientation="horizontal", size_hint_y=None, height=dp(68),
+                        border=theme.ACCENT if self.showing == link.seat else None)
+            if not link.claimed:
+                if self.showing == link.seat:
+                    row.add_widget(Btn(self.t("ui.seats.hide"), self.hide, tid=f"seats.hide.{link.seat}",
+                                       width=dp(120)))
+                else:
+                    row.add_widget(Btn(self.t("ui.seats.show"), (lambda s=link.seat: self.show(s)),
+                                       tid=f"seats.show.{link.seat}", colour=theme.ACCENT, width=dp(120)))
+            else:
+                row.add_widget(Btn(self.t("ui.seats.release"), (lambda s=link.seat: self.release(s)),
+                                   tid=f"seats.release.{link.seat}", colour=theme.DANGER, width=dp(120)))
+            rows.add_widget(row)
+        if self.ctl.wifi() is not None:
+            rows.add_widget(Btn(self.t("ui.seats.wifi"), self.show_wifi, tid="seats.wifi"))
+        if not self.ctl.phones.server:
+            rows.add_widget(Lbl(self.t("ui.seats.no_server", problem=self.ctl.phones.problem), colour=theme.DANGER,
+                                wrap=True))
+        left = scroll(rows, tid="seats.list")
+        left.size_hint_x = None
+        left.width = dp(380)
+        return hbox(left, self.qr_panel())
+
+    def qr_panel(self) -> Widget:
+        if self.showing is None or self.qr_texture is None:
+            return Panel(Lbl(self.t("ui.seats.explain"), colour=theme.MUTED, wrap=True), Widget(),
+                         orientation="vertical")
+        image = Image(texture=self.qr_texture, fit_mode="contain")
+        image.tid = "seats.qr"
+        caption = Lbl(self.qr_caption, bold=True, halign="center", size_hint_y=None, height=dp(28), one_line=True,
+                      colour=theme.rgb("#111111"), tid="seats.qr.caption")
+        url = Lbl(self.qr_url, size=theme.FONT_SMALL, colour=theme.rgb("#555555"), halign="center", size_hint_y=None,
+                  height=dp(22), one_line=True)
+        return Panel(caption, image, url, orientation="vertical", colour=theme.rgb("#ffffff"), padding=dp(6),
+                     spacing=dp(2))
+
+    def _show_png(self, png: bytes, caption: str, url: str) -> None:
+        texture = CoreImage(io.BytesIO(png), ext="png").texture
+        texture.mag_filter = "nearest"
+        texture.min_filter = "nearest"
+        self.qr_texture, self.qr_caption, self.qr_url = texture, caption, url
+        self.body.clear_widgets()
+        self.body.add_widget(self.build_body())
+
+    def show(self, seat: str) -> None:
+        link = next((lk for lk in self.links if lk.seat == seat), None)
+        if link is None or link.claimed:
+            return
+        url = self.ctl.link_url(link.token)
+        self.showing = seat
+        caption = self.t("ui.seats.scan", seat=self.seat_label(seat))
+        self.app.run(self.ctl.qr(url), lambda png: self._show_png(png, caption, url) if self.showing == seat else None)
+
+    def show_wifi(self) -> None:
+        payload = self.ctl.wifi()
+        if payload is None:
+            return
+        self.showing = "@wifi"
+        caption = self.t("ui.seats.wifi_scan", ssid=self.ctl.config.hotspot_ssid)
+        self.app.run(self.ctl.qr(payload), lambda png: self._show_png(png, caption, self.ctl.config.hotspot_ssid))
+
+    def hide(self) -> None:
+        self.showing = None
+        self.qr_texture = None
+        if self.links:
+            self.body.clear_widgets()
+            self.body.add_widget(self.build_body())
+
+    def claimed(self, game_id: int, seat: str) -> None:
+        """A phone joined: hide that seat's code at once and show the seat as joined."""
+        if game_id != self.ctl.game_id:
+            return
+        if self.showing == seat:
+            self.showing = None
+            self.qr_texture = None
+        if self.manager is not None and self.manager.current == self.name:
+            self.refresh()
+            self.app.toast.show(self.t("ui.seats.joined_now", seat=self.seat_label(seat)), "good", 3.0)
+
+    def release(self, seat: str) -> None:
+        confirm(
+            self.t("ui.seats.release_confirm", seat=self.seat_label(seat)),
+            self.t("ui.seats.release_yes"),
+            self.t("ui.cancel"),
+            lambda: self.app.run(self.ctl.release(seat), lambda _: self.refresh()),
+            detail=self.t("ui.seats.release_detail"),
+        )
+

@@ -1,0 +1,193 @@
+"""The Kivy application: the screens, the one subscription to the table's public view, and the
+toast that answers every tap that was refused.
+
+The table publishes a snapshot after every committed action; :meth:`CompanionApp.on_message`
+renders it at once on the loop (so the next frame shows it) and switches screens when a game is
+opened, closed or over.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
+
+from kivy.app import App
+from kivy.core.window import Window
+from kivy.uix.floatlayout import FloatLayout
+from kivy.uix.screenmanager import NoTransition, ScreenManager
+
+from companion.core.audience import TABLE
+from companion.core.errors import CompanionError
+from companion.core.jsonvalue import JSONObject
+from ui import theme
+from ui.controller import Controller
+from ui.widgets import Toast
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+PREF_SCREEN = "ui.screen"  # the screen to come back to after a restart
+RESUMABLE = ("start", "game", "seats", "end")
+
+
+class CompanionApp(App):
+    title = "Companion"
+
+    def __init__(self, ctl: Controller, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.ctl = ctl
+        self.message: JSONObject = {"type": "no_game"}
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._subscription: Any = None
+        self.rendered_seq = -1
+        self.rendered_frame = -1
+        self._started = False
+
+    # -- building ------------------------------------------------------------------------------
+    def build(self) -> FloatLayout:
+        from ui.gamescreen import EndScreen, GameScreen
+        from ui.pages import DiagnosticsScreen, NewGameScreen, SavedScreen, SettingsScreen, StartScreen
+        from ui.seatscreen import SeatsScreen
+
+        Window.clearcolor = theme.BACKGROUND
+        root = FloatLayout()
+        self.screens = ScreenManager(transition=NoTransition())
+        self.pages: dict[str, Any] = {}
+        for cls in (StartScreen, NewGameScreen, SavedScreen, SettingsScreen, DiagnosticsScreen, SeatsScreen,
+                    GameScreen, EndScreen):
+            page = cls(self)
+            self.pages[page.name] = page
+            self.screens.add_widget(page)
+        root.add_widget(self.screens)
+        self.toast = Toast()
+        root.add_widget(self.toast)
+        self.ctl.language_changed.append(self.refresh_words)
+        return root
+
+    def on_start(self) -> None:
+        server = self.ctl.phones.server
+        if server is not None:
+            server.on_claim(self.on_claim)
+        self._subscription = self.ctl.table.subscribe(TABLE, self.on_message)
+        self._started = True
+        remembered = self.ctl.pref(PREF_SCREEN)
+        if self.message.get("type") == "state":
+            target = remembered if remembered in RESUMABLE else "game"
+            if target == "game" and self.pages["game"].over(self.message):
+                target = "end"
+            self.go(str(target), remember=False)
+        else:
+            self.go("start", remember=False)
+
+    async def shutdown(self) -> None:
+        if self._subscription is not None:
+            self._subscription.close()
+        for task in list(self._tasks):
+            task.cancel()
+
+    # -- navigation ----------------------------------------------------------------------------
+    @property
+    def screen(self) -> str:
+        return str(self.screens.current)
+
+    def go(self, name: str, remember: bool = True) -> None:
+        if name in ("game", "end", "seats") and self.message.get("type") != "state":
+            name = "start"
+        self.screens.current = name
+        if remember and name in RESUMABLE and self.ctl.pref(PREF_SCREEN) != name:
+            self.run(self.ctl.set_pref(PREF_SCREEN, name))
+
+    def refresh_words(self) -> None:
+        for page in self.pages.values():
+            page.refresh()
+        self.on_message(self.message)
+
+    # -- the table's public view ---------------------------------------------------------------
+    def on_message(self, message: JSONObject) -> None:
+        """Render a snapshot now (same loop, so the next frame shows it)."""
+        previous = self.message
+        self.message = message
+        game_page = self.pages["game"]
+        if message.get("type") != "state":
+            game_page.clear()
+            self.pages["start"].refresh()
+            if self._started and self.screen in ("game", "end", "seats"):
+                self.go("start")
+            return
+        changed_game = previous.get("game_id") != message.get("game_id")
+        game_page.show(message)
+        self.pages["end"].show(message)
+        if self.screen == "seats":
+            self.pages["seats"].update_from_message()
+        self.pages["start"].refresh()
+        from kivy.clock import Clock
+
+        self.rendered_seq = int(str(message.get("seq", -1)))
+        self.rendered_frame = Clock.frames
+        if not self._started:
+            return
+        was_over = previous.get("type") == "state" and not changed_game and game_page.over(previous)
+        if changed_game:
+            self.go("end" if game_page.over(message) else "game")
+        elif game_page.over(message) and not was_over:
+            if self.screen == "game":
+                self.go("end")  # its banner is the announcement
+            else:
+                announcement = game_page.announcement(message)
+                if announcement:
+                    self.toast.show(announcement, "good", 8.0)
+        elif was_over and not game_page.over(message) and self.screen == "end":
+            self.go("game")
+
+    def on_claim(self, game_id: int, seat: str) -> None:
+        self.pages["seats"].claimed(game_id, seat)
+
+    # -- doing things --------------------------------------------------------------------------
+    def run(
+        self,
+        job: Awaitable[T],
+        ok: Callable[[T], object] | None = None,
+        failed: Callable[[CompanionError], object] | None = None,
+    ) -> asyncio.Task[None]:
+        """Run a coroutine on the loop; a refusal becomes a readable message on the toast."""
+
+        async def wrapper() -> None:
+            try:
+                result = await job
+            except CompanionError as exc:
+                self.toast.show(self.ctl.error(exc), "error")
+                self.last_refusal = exc.code
+                if failed is not None:
+                    failed(exc)
+                return
+            except Exception:
+                log.exception("a touchscreen action failed")
+                self.toast.show(self.ctl.t("ui.error.unexpected"), "error")
+                return
+            if ok is not None:
+                ok(result)
+
+        task = asyncio.get_event_loop().create_task(wrapper())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
+
+    last_refusal = ""
+
+    def submit(self, intent: JSONObject, seq: int | None = None, ok: Callable[[Any], object] | None = None) -> None:
+        """Send an intent against the state this screen shows (``seq`` of the rendered view)."""
+        if seq is None:
+            seq = int(str(self.message.get("seq", 0)))
+        self.run(self.ctl.submit(intent, seq), ok)
+
+    def undo(self) -> None:
+        from ui.widgets import confirm
+
+        seq = int(str(self.message.get("seq", 0)))
+
+        def done(_: object) -> None:
+            self.toast.show(self.ctl.t("ui.undo.done"), "info")
+
+        confirm(self.ctl.t("ui.undo.confirm"), self.ctl.t("ui.undo.yes"), self.ctl.t("ui.cancel"),
+                lambda: self.submit({"kind": "core.undo"}, seq, done), danger=True)

@@ -1,0 +1,77 @@
+"""Colours and sizes for the touchscreen: a dark theme readable at arm's length on 800×480.
+
+Sizes are in pixels through :func:`kivy.metrics.dp` (density 1 on the official 7" display).
+Every touch target is at least :data:`TOUCH` high.
+"""
+
+from __future__ import annotations
+
+from kivy.metrics import dp
+
+RGBA = tuple[float, float, float, float]
+
+
+def rgb(hex_colour: str, alpha: float = 1.0) -> RGBA:
+    h = hex_colour.lstrip("#")
+    return (int(h[0:2], 16) / 255, int(h[2:4], 16) / 255, int(h[4:6], 16) / 255, alpha)
+
+
+BACKGROUND = rgb("#121418")
+PANEL = rgb("#1e2128")
+PANEL_HI = rgb("#2a2f38")
+LINE = rgb("#3a404c")
+TEXT = rgb("#f2f2f2")
+MUTED = rgb("#a9b0bc")
+ACCENT = rgb("#3d8bfd")
+GOOD = rgb("#2fa56a")
+WARN = rgb("#e0a526")
+DANGER = rgb("#d9534f")
+BUTTON = rgb("#343a46")
+BUTTON_DOWN = rgb("#4a5263")
+DISABLED = rgb("#262a31")
+
+# Scotland Yard transport colours (as on the board)
+TRANSPORT = {
+    "taxi": rgb("#e8c21c"),
+    "bus": rgb("#1f9d6b"),
+    "underground": rgb("#d23b3b"),
+    "black": rgb("#050505"),
+    "ferry": rgb("#2a6fdb"),
+    "bobby": rgb("#6b7280"),
+}
+# text on those colours
+ON_TRANSPORT = {"taxi": rgb("#111111"), "bus": TEXT, "underground": TEXT, "black": TEXT, "ferry": TEXT}
+
+# Player colours used by the games (Victorian Masterminds and Mykerinos colour names)
+PLAYER = {
+    "red": rgb("#d64545"),
+    "blue": rgb("#3b7ddd"),
+    "green": rgb("#2f9e5b"),
+    "yellow": rgb("#e6c229"),
+    "white": rgb("#e9e9e9"),
+    "black": rgb("#444444"),
+    "purple": rgb("#8e5cc8"),
+    "orange": rgb("#e58a2e"),
+}
+ON_PLAYER = {"yellow": rgb("#111111"), "white": rgb("#111111")}
+
+
+def player_colour(name: str) -> RGBA:
+    return PLAYER.get(name, ACCENT)
+
+
+def on_player_colour(name: str) -> RGBA:
+    return ON_PLAYER.get(name, TEXT)
+
+
+TOUCH = dp(56)  # standard touch target height (>= 48 px)
+TOUCH_SMALL = dp(48)  # the smallest target we ever draw
+HEADER = dp(52)
+GAP = dp(6)
+PAD = dp(8)
+
+FONT_SMALL = dp(15)
+FONT = dp(18)
+FONT_BIG = dp(22)
+FONT_TITLE = dp(26)
+FONT_HUGE = dp(72)

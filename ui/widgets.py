@@ -1,0 +1,444 @@
+"""Small building blocks for every screen: labels that wrap instead of overflowing, big buttons,
+panels, +/- steppers, one-of-n choices, confirmation dialogs and the message toast.
+
+Every interactive widget can carry a ``tid`` (test id): the test control channel (``ui/control.py``)
+finds widgets by it and taps them with real touch events. A ``tid`` is a stable, readable name such
+as ``"start.new"`` or ``"sy.dest.taxi.34"``; it is never shown.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+from kivy.animation import Animation
+from kivy.clock import Clock
+from kivy.graphics import Color, Line, RoundedRectangle
+from kivy.metrics import dp
+from kivy.properties import StringProperty
+from kivy.uix.behaviors import ButtonBehavior
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.button import Button
+from kivy.uix.gridlayout import GridLayout
+from kivy.uix.label import Label
+from kivy.uix.modalview import ModalView
+from kivy.uix.scrollview import ScrollView
+from kivy.uix.stacklayout import StackLayout
+from kivy.uix.widget import Widget
+
+from ui import theme
+from ui.theme import RGBA
+
+
+def _background(widget: Widget, colour: RGBA, radius: float = 8.0, border: RGBA | None = None) -> None:
+    with widget.canvas.before:
+        widget._bg_colour = Color(*colour)
+        widget._bg_rect = RoundedRectangle(pos=widget.pos, size=widget.size, radius=[dp(radius)])
+        if border is not None:
+            Color(*border)
+            widget._bg_line = Line(rounded_rectangle=(*widget.pos, *widget.size, dp(radius)), width=dp(1.5))
+
+    def update(*_: Any) -> None:
+        widget._bg_rect.pos = widget.pos
+        widget._bg_rect.size = widget.size
+        if border is not None:
+            widget._bg_line.rounded_rectangle = (*widget.pos, *widget.size, dp(radius))
+
+    widget.bind(pos=update, size=update)
+
+
+class Lbl(Label):
+    """A label that never spills: it wraps to its width (``wrap=True`` also grows its height to
+    fit) or shortens with an ellipsis when it must stay one line."""
+
+    tid = StringProperty("")
+
+    def __init__(
+        self,
+        text: str = "",
+        size: float = theme.FONT,
+        colour: RGBA = theme.TEXT,
+        bold: bool = False,
+        halign: str = "left",
+        valign: str = "middle",
+        wrap: bool = False,
+        one_line: bool = False,
+        tid: str = "",
+        **kwargs: Any,
+    ) -> None:
+        kwargs.setdefault("markup", False)
+        super().__init__(text=text, font_size=size, color=colour, bold=bold, halign=halign, valign=valign, **kwargs)
+        self.tid = tid
+        if one_line:
+            self.shorten = True
+            self.shorten_from = "right"
+            self.bind(size=lambda *_: setattr(self, "text_size", (self.width, self.height)))
+        elif wrap:
+            self.size_hint_y = None
+            self.bind(width=lambda *_: setattr(self, "text_size", (self.width, None)))
+            self.bind(texture_size=lambda *_: setattr(self, "height", self.texture_size[1] + dp(4)))
+        else:
+            self.bind(size=lambda *_: setattr(self, "text_size", (self.width, self.height)))
+
+
+class Btn(Button):
+    """A flat button at least :data:`theme.TOUCH` high whose text wraps inside it."""
+
+    tid = StringProperty("")
+
+    def __init__(
+        self,
+        text: str,
+        on: Callable[[], object] | None = None,
+        tid: str = "",
+        colour: RGBA = theme.BUTTON,
+        text_colour: RGBA = theme.TEXT,
+        size: float = theme.FONT,
+        height: float = theme.TOUCH,
+        width: float | None = None,
+        bold: bool = False,
+        selected: bool = False,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(
+            text=text,
+            font_size=size,
+            color=text_colour,
+            bold=bold or selected,
+            halign="center",
+            valign="middle",
+            background_normal="",
+            background_down="",
+            background_disabled_normal="",
+            background_color=theme.ACCENT if selected else colour,
+            **kwargs,
+        )
+        self.tid = tid
+        self._on = on
+        self.size_hint_y = None
+        self.height = max(height, theme.TOUCH_SMALL)
+        if width is not None:
+            self.size_hint_x = None
+            self.width = max(width, theme.TOUCH_SMALL)
+        self.bind(size=lambda *_: setattr(self, "text_size", (max(1.0, self.width - dp(10)), None)))
+        self._normal = theme.ACCENT if selected else colour
+        self.bind(state=self._show_state, disabled=self._show_state)
+
+    def _show_state(self, *_: Any) -> None:
+        if self.disabled:
+            self.background_color = theme.DISABLED
+        else:
+            self.background_color = theme.BUTTON_DOWN if self.state == "down" else self._normal
+
+    def on_release(self) -> None:
+        if self._on is not None:
+            self._on()
+
+
+class Panel(BoxLayout):
+    """A box with a rounded dark background."""
+
+    def __init__(self, *children: Widget, colour: RGBA = theme.PANEL, border: RGBA | None = None,
+                 **kwargs: Any) -> None:
+        kwargs.setdefault("padding", theme.PAD)
+        kwargs.setdefault("spacing", theme.GAP)
+        super().__init__(**kwargs)
+        _background(self, colour, border=border)
+        for child in children:
+            self.add_widget(child)
+
+
+class TapPanel(ButtonBehavior, Panel):
+    """A whole panel that reacts to a tap (e.g. a figure's row): at least :data:`theme.TOUCH` high."""
+
+    tid = StringProperty("")
+
+    def __init__(self, on: Callable[[], object], tid: str = "", selected: bool = False, **kwargs: Any) -> None:
+        kwargs.setdefault("orientation", "horizontal")
+        colour = theme.ACCENT if selected else theme.BUTTON
+        super().__init__(colour=colour, **kwargs)
+        self.tid = tid
+        self._on = on
+        self._normal = colour
+        self.bind(state=self._show_state)
+
+    def _show_state(self, *_: Any) -> None:
+        self._bg_colour.rgba = theme.BUTTON_DOWN if self.state == "down" else self._normal
+
+    def on_release(self) -> None:
+        self._on()
+
+
+class Chip(Label):
+    """A small coloured tag: a ticket, a player colour, a room."""
+
+    tid = StringProperty("")
+
+    def __init__(
+        self,
+        text: str,
+        colour: RGBA,
+        text_colour: RGBA = theme.TEXT,
+        size: float = theme.FONT,
+        width: float | None = None,
+        height: float | None = None,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(text=text, font_size=size, color=text_colour, halign="center", valign="middle", **kwargs)
+        if width is not None:
+            self.size_hint_x = None
+            self.width = width
+        if height is not None:
+            self.size_hint_y = None
+            self.height = height
+        self.bind(size=lambda *_: setattr(self, "text_size", (self.width, self.height)))
+        _background(self, colour, radius=6)
+
+
+def hbox(*children: Widget, **kwargs: Any) -> BoxLayout:
+    kwargs.setdefault("spacing", theme.GAP)
+    box = BoxLayout(orientation="horizontal", **kwargs)
+    for child in children:
+        box.add_widget(child)
+    return box
+
+
+def vbox(*children: Widget, **kwargs: Any) -> BoxLayout:
+    kwargs.setdefault("spacing", theme.GAP)
+    box = BoxLayout(orientation="vertical", **kwargs)
+    for child in children:
+        box.add_widget(child)
+    return box
+
+
+def fit_height(box: BoxLayout | GridLayout | StackLayout) -> BoxLayout | GridLayout | StackLayout:
+    """Let a layout be exactly as high as its children need (for use inside a scroll view)."""
+    box.size_hint_y = None
+    box.bind(minimum_height=box.setter("height"))
+    return box
+
+
+def flow(children: Iterable[Widget] = (), spacing: float = theme.GAP) -> StackLayout:
+    """Widgets left to right, wrapping onto new rows; as high as it needs."""
+    stack = StackLayout(orientation="lr-tb", spacing=spacing, size_hint_y=None)
+    stack.bind(minimum_height=stack.setter("height"))
+    for child in children:
+        stack.add_widget(child)
+    return stack
+
+
+def scroll(content: Widget, tid: str = "") -> ScrollView:
+    view = ScrollView(do_scroll_x=False, bar_width=dp(8), scroll_type=["bars", "content"], bar_color=theme.MUTED)
+    view.tid = tid
+    if content.size_hint_y is not None:
+        content.size_hint_y = None
+        if hasattr(content, "minimum_height"):
+            content.bind(minimum_height=content.setter("height"))
+    view.add_widget(content)
+    return view
+
+
+def spacer(width: float | None = None, height: float | None = None) -> Widget:
+    w = Widget()
+    if width is not None:
+        w.size_hint_x = None
+        w.width = width
+    if height is not None:
+        w.size_hint_y = None
+        w.height = height
+    return w
+
+
+class Stepper(BoxLayout):
+    """A number with large − and + buttons (``tid`` + ``.minus`` / ``.plus`` / ``.value``)."""
+
+    def __init__(
+        self,
+        value: int,
+        low: int,
+        high: int,
+        on_change: Callable[[int], object] | None = None,
+        tid: str = "",
+        button: float = dp(64),
+        **kwargs: Any,
+    ) -> None:
+        kwargs.setdefault("spacing", theme.GAP)
+        super().__init__(orientation="horizontal", size_hint=(None, None), height=theme.TOUCH, **kwargs)
+        self.value, self.low, self.high, self._on = value, low, high, on_change
+        self.minus = Btn("−", self.down, tid=f"{tid}.minus", width=button, size=theme.FONT_TITLE, bold=True)
+        self.plus = Btn("+", self.up, tid=f"{tid}.plus", width=button, size=theme.FONT_TITLE, bold=True)
+        self.label = Lbl(str(value), size=theme.FONT_TITLE, bold=True, halign="center", tid=f"{tid}.value")
+        self.label.size_hint_x = None
+        self.label.width = dp(56)
+        for w in (self.minus, self.label, self.plus):
+            self.add_widget(w)
+        self.width = 2 * button + dp(56) + 2 * theme.GAP
+        self._sync()
+
+    def _sync(self) -> None:
+        self.label.text = str(self.value)
+        self.minus.disabled = self.value <= self.low
+        self.plus.disabled = self.value >= self.high
+
+    def set(self, value: int) -> None:
+        self.value = max(self.low, min(self.high, value))
+        self._sync()
+        if self._on is not None:
+            self._on(self.value)
+
+    def down(self) -> None:
+        self.set(self.value - 1)
+
+    def up(self) -> None:
+        self.set(self.value + 1)
+
+
+def choice_id(value: Any) -> str:
+    if value is True:
+        return "on"
+    if value is False:
+        return "off"
+    return str(value)
+
+
+class Choice(GridLayout):
+    """One of several options as a row of buttons; the chosen one is highlighted."""
+
+    def __init__(
+        self,
+        options: Sequence[tuple[Any, str]],
+        value: Any,
+        on_change: Callable[[Any], object] | None = None,
+        tid: str = "",
+        cols: int | None = None,
+        button_width: float | None = None,
+        **kwargs: Any,
+    ) -> None:
+        kwargs.setdefault("spacing", theme.GAP)
+        super().__init__(cols=cols or len(options), size_hint_y=None, **kwargs)
+        self.bind(minimum_height=self.setter("height"))
+        if button_width is not None:
+            self.size_hint_x = None
+            self.bind(minimum_width=self.setter("width"))
+        self.options, self.value, self._on, self.tid = list(options), value, on_change, tid
+        self._build(button_width)
+
+    def _build(self, button_width: float | None = None) -> None:
+        self.clear_widgets()
+        for value, label in self.options:
+            self.add_widget(
+                Btn(
+                    label,
+                    (lambda v=value: self.choose(v)),
+                    tid=f"{self.tid}.{choice_id(value)}",
+                    selected=value == self.value,
+                    width=button_width,
+                )
+            )
+
+    def choose(self, value: Any) -> None:
+        self.value = value
+        width = self.children[0].width if self.size_hint_x is None and self.children else None
+        self._build(width)
+        if self._on is not None:
+            self._on(value)
+
+
+class Dialog(ModalView):
+    """A modal question with big buttons; always answerable with a tap."""
+
+    def __init__(self, title: str, body: Widget | None = None, width: float = dp(560), **kwargs: Any) -> None:
+        super().__init__(size_hint=(None, None), width=width, auto_dismiss=False, **kwargs)
+        self.background = ""
+        self.background_color = (0, 0, 0, 0)
+        self.overlay_color = (0, 0, 0, 0.7)
+        self.box = Panel(orientation="vertical", colour=theme.PANEL_HI, padding=dp(14), spacing=dp(10))
+        self.box.add_widget(Lbl(title, size=theme.FONT_BIG, bold=True, wrap=True))
+        if body is not None:
+            self.box.add_widget(body)
+        self.buttons = hbox(size_hint_y=None, height=theme.TOUCH)
+        self.box.add_widget(self.buttons)
+        self.add_widget(self.box)
+        self.box.bind(minimum_height=lambda *_: setattr(self, "height", self.box.minimum_height))
+
+    def add_button(self, btn: Btn) -> None:
+        self.buttons.add_widget(btn)
+
+
+def confirm(
+    message: str,
+    yes: str,
+    no: str,
+    on_yes: Callable[[], object],
+    danger: bool = True,
+    detail: str = "",
+) -> Dialog:
+    """Ask before anything destructive. Buttons: ``confirm.no`` and ``confirm.yes``."""
+    body = Lbl(detail, colour=theme.MUTED, wrap=True) if detail else None
+    dialog = Dialog(message, body)
+
+    def answer(ok: bool) -> None:
+        dialog.dismiss()
+        if ok:
+            on_yes()
+
+    dialog.add_button(Btn(no, lambda: answer(False), tid="confirm.no"))
+    dialog.add_button(Btn(yes, lambda: answer(True), tid="confirm.yes", colour=theme.DANGER if danger else theme.GOOD))
+    dialog.open()
+    return dialog
+
+
+class Toast(Label):
+    """The one line at the bottom that tells what just happened or why something was refused."""
+
+    tid = StringProperty("toast")
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(
+            text="",
+            font_size=theme.FONT,
+            color=theme.TEXT,
+            halign="center",
+            valign="middle",
+            size_hint=(None, None),
+            opacity=0,
+            **kwargs,
+        )
+        self.kind = ""
+        self._hide: Any = None
+        with self.canvas.before:
+            self._colour = Color(*theme.DANGER)
+            self._rect = RoundedRectangle(pos=self.pos, size=self.size, radius=[dp(10)])
+        self.bind(pos=self._redraw, size=self._redraw)
+
+    def _redraw(self, *_: Any) -> None:
+        self._rect.pos = self.pos
+        self._rect.size = self.size
+
+    def show(self, message: str, kind: str = "error", seconds: float = 5.0) -> None:
+        parent = self.parent
+        width = (parent.width if parent else dp(800)) - dp(40)
+        self.text_size = (width - dp(24), None)
+        self.text = message
+        self.kind = kind
+        self.texture_update()
+        self.size = (width, max(theme.TOUCH, self.texture_size[1] + dp(20)))
+        if parent is not None:
+            self.pos = (parent.x + dp(20), parent.y + dp(16))
+        self._colour.rgba = {"error": theme.DANGER, "info": theme.ACCENT, "good": theme.GOOD}.get(kind, theme.ACCENT)
+        Animation.cancel_all(self)
+        self.opacity = 1
+        if self._hide is not None:
+            self._hide.cancel()
+        self._hide = Clock.schedule_once(lambda *_: self.hide(), seconds)
+
+    def hide(self) -> None:
+        self.text = ""
+        self.kind = ""
+        Animation(opacity=0, d=0.2).start(self)
+
+    def on_touch_down(self, touch: Any) -> bool:
+        """The next touch anywhere puts the message away; the touch itself goes through."""
+        if self.opacity > 0 and self.text:
+            self.hide()
+        return False

@@ -251,7 +251,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         result: int = func(args, config)
         return result
     except CompanionError as exc:
-        print(f"companion: {error_text(exc, lang)} [{exc.code}]", file=sys.stderr)
+        # The command line composes every part, so it knows every part's texts.
+        print(f"companion: {error_text(exc, lang, extra=('hardware',))} [{exc.code}]", file=sys.stderr)
         return 2
     except OSError as exc:
         print(f"companion: {exc}", file=sys.stderr)

@@ -11,8 +11,9 @@ from playwright.async_api import Browser, Page
 
 from companion.core import TABLE
 
-DONE = "() => document.querySelector('#notice').textContent === 'Done.'"
-
+WAIT = 15_000  # ms; generous, for a loaded test machine
+ANSWERED = ("() => { const n = document.querySelector('#notice');"
+            " return !n.hidden && !n.textContent.startsWith('Send'); }")
 
 async def open_phones(r: Rig, browser: Browser, seats: list[str]) -> dict[str, Page]:
     """One browser context per seat (separate devices, each page in front so nothing is throttled)."""
@@ -42,7 +43,7 @@ async def settled(page: Page, seq: int) -> None:
     """The page shows the state at ``seq`` (or later) and no intent of it waits for an ack."""
     await page.wait_for_function(
         "seq => C.state && C.state.seq >= seq && !document.querySelector('#notice').textContent.startsWith('Send')",
-        arg=seq, timeout=5000, polling=50)
+        arg=seq, timeout=WAIT, polling=50)
 
 
 async def tap(page: Page, selector: str) -> None:
@@ -53,7 +54,8 @@ async def confirm(r: Rig, page: Page, selector: str = "[data-action=confirm]") -
     """Tap the confirm button; the page must say "Done." only once the Pi acknowledged the intent."""
     before = r.table.seq
     await tap(page, selector)
-    await page.wait_for_function(DONE, timeout=5000, polling=50)
+    await page.wait_for_function(ANSWERED, timeout=WAIT, polling=50)
+    assert await page.inner_text("#notice") == "Done.", await page.inner_text("#notice")  # not a refusal
     assert r.table.seq > before
     return r.table.seq
 

@@ -57,7 +57,7 @@ def test_three_phones_play_a_season(tmp_path: Path) -> None:
             for colour, n in (("green", 3), ("blue", 1)):
                 for _ in range(n):
                     await tap(table, f"[data-count={colour}] [data-step='+']")
-            assert await table.locator("[data-count=green] .myk-n").inner_text() == "3"
+            assert await table.locator("[data-count=green] .step-n").inner_text() == "3"
             await shot(table, "mykerinos-table-counts")
             seq = await confirm(r, table, "[data-action=counts]")
             assert view(r)["survey"]["ranking"] == ["green", "blue"]

@@ -1,0 +1,178 @@
+"""Victorian Masterminds phone pages in real headless Chromium at 360x740: the table link starts the game,
+then two phones play turn after turn by tapping real buttons (placing from the pile, stacks resolving,
+the resolution's questions, scientist actions) until the game has moved well on. After every step the
+page must show what its seat may know: the top of its pile and its own agents in the stacks, nothing of
+the other seat's. Screenshots: artifacts/screenshots/phone-vm-*.png."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import secrets
+from pathlib import Path
+from typing import Any
+
+import pytest
+from browser import chromium
+from harness import Rig, rig
+from phone_steps import act, confirm, open_phones, settled, shot, table_do, tap, view
+from playwright.async_api import Page
+
+from companion.app.seats import TABLE_SEAT
+from companion.core import TABLE, Audience
+
+CONFIG = {
+    "players": [{"seat": "p1", "colour": "red", "machine": 1, "machine_name": "Beluga"},
+                {"seat": "p2", "colour": "blue", "machine": 2, "machine_name": "Kraken"}],
+    "secret_service_start": 1,  # low, so Gunners can capture and the level climbs towards the end
+    "missions": {"london": {"reward": 2}, "moscow": {"reward": 3}},
+}
+SEATS = ["p1", "p2"]
+FLOW = {"vm.place", "vm.force_resolve", "vm.extra_turn", "vm.capture", "vm.end_turn", "vm.reveal",
+        "vm.choose_building", "vm.henchman", "vm.engineer_done"}
+
+
+def snapshot(r: Rig, audience: Audience) -> Any:
+    assert r.table.current is not None
+    return r.table.current.game.snapshot(audience)
+
+
+def actions(r: Rig, audience: Audience) -> list[dict[str, Any]]:
+    return [a for a in snapshot(r, audience)["legal"]["actions"] if a["kind"] in FLOW]
+
+
+async def shows_only_its_own(r: Rig, page: Page, seat: str) -> None:
+    """The phone shows its own pile top and its own agents in the stacks — exactly those."""
+    await settled(page, r.table.seq)
+    own = snapshot(r, Audience.of_seat(seat))["view"]
+    top = own["pile"]["top"] or ""
+    if not own["pile"]["agents"]:
+        assert await page.locator("[data-top]").first.get_attribute("data-top") == top
+    shown = await page.locator("[data-mine]").evaluate_all(
+        "ms => ms.map(m => [m.closest('[data-stack]').dataset.stack, +m.dataset.mine,"
+        " m.querySelector('[data-agent]').dataset.agent])")
+    assert sorted(map(tuple, shown)) == sorted((p["city"], p["position"], p["agent"] or "") for p in own["placed"])
+    heights = await page.locator("[data-height]").evaluate_all("ds => ds.map(d => +d.dataset.height)")
+    assert heights == list(own["stacks"].values())
+
+
+async def step(r: Rig, pages: dict[str, Page], rng: random.Random, seen: set[str]) -> str:
+    """One move through a page: a seat's own choice, or the table's answer (the Henchman's mission)."""
+    for seat in SEATS:
+        todo = actions(r, Audience.of_seat(seat))
+        if todo:
+            break
+    else:
+        seat, todo = TABLE_SEAT, actions(r, TABLE)
+    if {a["kind"] for a in todo} == {"vm.place"} and rng.random() < 0.2:
+        seat, todo = TABLE_SEAT, actions(r, TABLE)  # a player without a phone: the table places it unnamed
+    assert todo, "nobody can move"
+    page = pages[seat]
+    kinds = {a["kind"] for a in todo}
+    kind = next(k for k in ("vm.reveal", "vm.choose_building", "vm.engineer_done", "vm.henchman", "vm.place",
+                            "vm.force_resolve", "vm.capture", "vm.extra_turn", "vm.end_turn") if k in kinds)
+    if kind in ("vm.capture", "vm.extra_turn"):  # after placing: try each scientist action (and ending) in turn
+        unseen = [k for k in sorted(kinds) if k.removeprefix("vm.") not in seen]
+        kind = rng.choice(unseen or sorted(kinds))
+    option = next(a for a in todo if a["kind"] == kind)
+    name = kind.removeprefix("vm.")
+    if seat == TABLE_SEAT:
+        name = "table-" + name
+    shot_as = None if name in seen else f"vm-{name}"
+    seen.add(name)
+    if kind == "vm.place":
+        picks = []
+        if len(option["agents"] or [None]) + len(option["recycle"]) > 1:
+            picks.append("[data-choice=place] .vm-pick")
+        picks.append(f"[data-choice=place] [data-city={rng.choice(option['cities'])}]")
+        await act(r, page, *picks, shot_as=shot_as)
+    elif kind == "vm.force_resolve":
+        await act(r, page, f"[data-choice=force_resolve] [data-city={option['cities'][0]}]", shot_as=shot_as)
+    elif kind == "vm.capture":
+        await act(r, page, "[data-choice=capture]", "[data-section=actions] button.vm-b", shot_as=shot_as)
+    elif kind in ("vm.extra_turn", "vm.end_turn"):
+        await act(r, page, f"[data-choice={kind.removeprefix('vm.')}]", shot_as=shot_as)
+    elif kind == "vm.reveal":
+        await act(r, page, "[data-choice=reveal] .vm-pick", shot_as=shot_as)
+    elif kind == "vm.choose_building":
+        await act(r, page, "[data-choice=choose_building] [data-building]", shot_as=shot_as)
+    elif kind == "vm.engineer_done":
+        # The owner first records its machine power's effect on its own counters (one confirmed tap).
+        await settled(page, r.table.seq)
+        firepower = snapshot(r, Audience.of_seat(seat))["view"]["me"]["firepower"]
+        await confirm(r, page, "[data-counter=firepower] [data-step='+']")
+        assert snapshot(r, Audience.of_seat(seat))["view"]["me"]["firepower"] == firepower + 1
+        await act(r, page, "[data-choice=engineer_done]", shot_as=shot_as)
+    else:
+        assert kind == "vm.henchman" and seat == TABLE_SEAT
+        met = "[data-met='1']" if rng.random() < 0.6 else "[data-met='0']"
+        taps = [f"[data-choice=henchman] {met}"]
+        if met.endswith("'1']") and option["reward_needed"]:
+            taps.append("[data-reward='3']")
+        await act(r, page, *taps, shot_as=shot_as)
+    return kind
+
+
+@pytest.mark.slow
+def test_two_phones_and_the_table_play_in_chromium(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(secrets, "randbits", lambda bits: 20261121)  # the game's seed: the same piles every run
+
+    async def scenario() -> None:
+        async with rig(tmp_path, "victorian_masterminds", CONFIG) as r, chromium() as browser:
+            pages = await open_phones(r, browser, [*SEATS, TABLE_SEAT])
+            p1, table = pages["p1"], pages[TABLE_SEAT]
+            assert await p1.locator("[data-wait=setup]").count() == 1
+            await act(r, table, "[data-choice=start]")
+            await shows_only_its_own(r, p1, "p1")
+            await shows_only_its_own(r, pages["p2"], "p2")
+
+            # A player records a built machine segment from the phone: 3 chaos points, unlocking a lab cell.
+            await settled(p1, r.table.seq)
+            await tap(p1, "[data-action=segment]")
+            for _ in range(3):
+                await tap(p1, "[data-section=segment] [data-field=chaos] [data-step='+']")
+            await tap(p1, "[data-unlock=lab_cell]")
+            await shot(p1, "vm-segment")
+            await confirm(r, p1, "[data-action=confirm-segment]")
+            me = snapshot(r, Audience.of_seat("p1"))["view"]["me"]
+            assert me["segments"] == [{"chaos": 3, "unlock": "lab_cell", "label": ""}] and me["lab_cells"] == 3
+            await settled(p1, r.table.seq)
+            assert await p1.locator("[data-tally=segments] b").inner_text() == "1"
+
+            rng = random.Random(5)
+            seen: set[str] = set()
+            moves: list[str] = []
+            while view(r)["phase"] != "ended":
+                assert len(moves) < 120, moves
+                if len(moves) == 30:
+                    # The table turns the Secret Service dial to 12 (a correction): the final round begins.
+                    level = view(r)["level"]
+                    await table_do(r, {"kind": "vm.adjust", "counter": "level", "delta": 12 - level, "seat": None,
+                                       "value": None})
+                    await settled(p1, r.table.seq)
+                    assert await p1.locator("[data-final]").count() == 1
+                    await shot(p1, "vm-final-round")
+                before = r.table.seq
+                moves.append(await step(r, pages, rng, seen))
+                assert r.table.seq > before
+                for seat in SEATS:
+                    await shows_only_its_own(r, pages[seat], seat)
+                if moves[-1] == "vm.place" and view(r)["resolution"] and "resolution" not in seen:
+                    seen.add("resolution")
+                    await shot(pages["p2"], "vm-resolution")
+            # Every kind of move was made through the pages, and the game ended with a result on every screen.
+            assert {"place", "end_turn", "extra_turn", "reveal", "choose_building", "engineer_done",
+                    "table-henchman", "table-place"} <= seen, seen
+            public = view(r)
+            assert public["result"]["winners"]
+            for seat in SEATS:
+                await settled(pages[seat], r.table.seq)
+                assert await pages[seat].locator("[data-end]").count() == 1
+            await shot(p1, "vm-ended")
+            await shot(table, "vm-table")
+            # The table page lists every public tally; a seat page only its own.
+            assert await table.locator("[data-player]").count() == 2
+            assert await p1.locator("[data-player]").count() == 0
+            assert await table.locator(".vm-log").count() >= 5
+
+    asyncio.run(scenario())

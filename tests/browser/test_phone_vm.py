@@ -139,6 +139,17 @@ def test_two_phones_and_the_table_play_in_chromium(tmp_path: Path, monkeypatch: 
             await settled(p1, r.table.seq)
             assert await p1.locator("[data-tally=segments] b").inner_text() == "1"
 
+            # With 5 codex tokens (here: a correction by the table) the phone shows the whole pile and may
+            # place any agent of it, not only the top one.
+            await table_do(r, {"kind": "vm.adjust", "counter": "codex", "delta": 5, "seat": "p1", "value": None})
+            await settled(p1, r.table.seq)
+            pile = snapshot(r, Audience.of_seat("p1"))["view"]["pile"]["agents"]
+            assert len(pile) == 5 and await p1.locator("[data-pile]").get_attribute("data-pile") == ",".join(pile)
+            await act(r, p1, f"[data-choice=place] .vm-pick[data-agent={pile[-1]}]",
+                      "[data-choice=place] [data-city=rome]", shot_as="vm-whole-pile")
+            assert snapshot(r, Audience.of_seat("p1"))["view"]["placed"] == [
+                {"city": "rome", "position": 1, "height": 1, "agent": pile[-1]}]
+
             rng = random.Random(5)
             seen: set[str] = set()
             moves: list[str] = []

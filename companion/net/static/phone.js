@@ -865,7 +865,7 @@ function vmSegment(view, action, ctx) {
 function vmPile(view, { el, t }) {
   const pile = view.pile, me = view.me;
   const sec = el("section", { "data-section": "pile" }, el("h2", {}, t("phone.vm.pile", { n: pile.size })));
-  if (pile.agents) {
+  if (pile.agents && pile.agents.length) {
     sec.append(el("div", { class: "muted" }, t("phone.vm.whole_pile")),
       el("ol", { class: "vm-pilelist", "data-pile": pile.agents.join(",") }, pile.agents.map((a) => el("li", {}, vmAgent(el, t, a)))));
   } else if (pile.top) {

@@ -22,13 +22,13 @@ PIN_FACTORIES = ("mock", "lgpio", "rpigpio", "pigpio", "native")
 SIMULATED_PORT = "simulated"
 
 TOP_KEYS = frozenset(
-    {"mode", "pin_factory", "bounce_ms", "hold_ms", "buttons", "seat_lights", "buzzer", "tracks", "readers"}
+    {"mode", "pin_factory", "bounce_ms", "hold_ms", "buttons", "seat_lights", "buzzer", "tracks", "readers", "seats"}
 )
 BUTTON_KEYS = frozenset({"name", "pin", "role", "hold_ms"})
 BUZZER_KEYS = frozenset({"pin", "active_high"})
 TRACK_KEYS = frozenset({"track", "pins", "maximum"})
 READER_KEYS = frozenset(
-    {"name", "type", "port", "baudrate", "gone_after_ms", "poll_ms", "gone_after_polls", "timeout_ms"}
+    {"name", "type", "port", "baudrate", "seat", "gone_after_ms", "poll_ms", "gone_after_polls", "timeout_ms"}
 )
 ASCII_ONLY = frozenset({"gone_after_ms"})
 PN532_ONLY = frozenset({"poll_ms", "gone_after_polls", "timeout_ms"})
@@ -76,6 +76,7 @@ class ReaderConfig:
     poll_ms: int = 50
     gone_after_polls: int = 2
     timeout_ms: int = 250
+    seat: str = ""  # the place at the table this reader belongs to ("" = the table's own reader)
 
     @property
     def simulated_port(self) -> bool:
@@ -93,10 +94,17 @@ class HardwareConfig:
     buzzer: BuzzerConfig | None = None
     tracks: tuple[TrackConfig, ...] = ()
     readers: tuple[ReaderConfig, ...] = field(default=())
+    # per game: place at the table (p1, p2, ... as used by readers, seat buttons and seat lights)
+    # -> that game's seat id, for games whose seat ids are not the place names (e.g. Mykerinos colours)
+    seats: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = ()
 
     @property
     def uses_gpio(self) -> bool:
         return bool(self.buttons or self.seat_lights or self.buzzer or self.tracks)
+
+    def seat_map(self, game: str) -> dict[str, str]:
+        """place -> seat id for ``game`` (places not listed keep their own name as the seat id)."""
+        return dict(dict(self.seats).get(game, ()))
 
 
 def _keys(table: Mapping[str, Any], allowed: frozenset[str], where: str) -> None:
@@ -148,6 +156,27 @@ def _pin(value: Any, where: str) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= MAX_PIN:
         raise HardwareConfigError(where, f"must be a BCM GPIO number 0..{MAX_PIN}")
     return value
+
+
+def _seats(value: Any) -> tuple[tuple[str, tuple[tuple[str, str], ...]], ...]:
+    from companion.games import GAMES
+
+    out = []
+    for game, mapping in _table(value, "seats").items():
+        key = f"seats.{game}"
+        if game not in GAMES:
+            raise HardwareConfigError(key, f"unknown game (known: {', '.join(sorted(GAMES))})")
+        pairs = []
+        for place, seat in _table(mapping, key).items():
+            if not NAME.match(place):
+                raise HardwareConfigError(f"{key}.{place}", "not a place name (e.g. p1)")
+            seat = _name({place: seat}, place, key)
+            pairs.append((place, seat))
+        seat_ids = [s for _, s in pairs]
+        if len(set(seat_ids)) != len(seat_ids):
+            raise HardwareConfigError(key, "two places are mapped to the same seat")
+        out.append((game, tuple(pairs)))
+    return tuple(out)
 
 
 def parse_hardware(section: Mapping[str, Any] | None) -> HardwareConfig:
@@ -230,9 +259,11 @@ def parse_hardware(section: Mapping[str, Any] | None) -> HardwareConfig:
         port = _str(r, "port", where)
         if not port:
             raise HardwareConfigError(f"{where}.port", "must name a device, a pyserial URL or 'simulated'")
+        seat = _name(r, "seat", where) if "seat" in r else ""
         readers.append(
             ReaderConfig(
                 name=name,
+                seat=seat,
                 type=kind,
                 port=port,
                 baudrate=_int(r, "baudrate", where, DEFAULT_BAUD[kind], 1200, 1_000_000),
@@ -248,8 +279,11 @@ def parse_hardware(section: Mapping[str, Any] | None) -> HardwareConfig:
     if len(set(real_ports)) != len(real_ports):
         raise HardwareConfigError("readers", "two readers use the same port")
 
+    seats = _seats(section.get("seats", {}))
+
     return HardwareConfig(
         mode=mode,
+        seats=seats,
         pin_factory=pin_factory,
         bounce_ms=bounce_ms,
         hold_ms=hold_ms,

@@ -7,6 +7,7 @@ can show it and a phone can receive it without knowing any hardware class.
 from __future__ import annotations
 
 import datetime
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from hardware.frames import card_number
@@ -64,7 +65,20 @@ def reader_report(info: ReaderInfo, tags: TagTable | None = None) -> dict[str, A
     return entry
 
 
-def report(hw: Hardware, *, tags: TagTable | None = None, config_path: str | None = None) -> dict[str, Any]:
+def report(
+    hw: Hardware,
+    *,
+    tags: TagTable | None = None,
+    config_path: str | None = None,
+    phones: Iterable[str] | None = None,
+) -> dict[str, Any]:
+    """Everything about the box, as JSON.
+
+    ``phones``: the seats whose phones are connected now. Only the process that runs the phone
+    server knows them (the touchscreen app passes ``PhoneServer.connected_seats()`` for the open
+    game); ``companion doctor`` runs in a process of its own and passes nothing, and the report
+    then says ``"phones": null`` (not known here) rather than "none connected".
+    """
     factory = hw.pin_factory_name or "none (no GPIO device configured)"
     buttons = [
         {"name": s.name, "role": s.role, "pin": f"GPIO{s.pin}", "pressed": s.pressed, "raw_pressed": s.raw}
@@ -87,6 +101,7 @@ def report(hw: Hardware, *, tags: TagTable | None = None, config_path: str | Non
         "indicators": indicators,
         "readers": [reader_report(r.info(), tags) for r in hw.readers.values()],
         "tags": None if tags is None else {"path": str(tags.path) if tags.path else None, "enrolled": len(tags)},
+        "phones": None if phones is None else sorted(set(phones)),
     }
 
 
@@ -122,4 +137,9 @@ def format_report(data: dict[str, Any]) -> str:
             lines.append(f"{'':13}hint: {r['hint']}")
     if data["tags"] is not None:
         lines.append(f"tags enrolled: {data['tags']['enrolled']} ({data['tags']['path']})")
+    phones = data.get("phones")
+    if phones is None:
+        lines.append("phones:        not known here (shown by the running app's diagnostics screen)")
+    else:
+        lines.append(f"phones:        {', '.join(phones) if phones else 'none connected'}")
     return "\n".join(lines)

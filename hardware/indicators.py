@@ -11,7 +11,7 @@ import collections
 import logging
 import math
 import threading
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import Any
 
 from hardware._gpio import LED, Buzzer, LEDBarGraph
@@ -57,8 +57,12 @@ class SeatLights:
         return tuple(self._leds)
 
     def show_turn(self, seat: str | None) -> None:
+        self.show_turns(() if seat is None else (seat,))
+
+    def show_turns(self, seats: Collection[str]) -> None:
+        """Light exactly the LEDs of ``seats`` (e.g. every detective who still has to move)."""
         for name, led in self._leds.items():
-            if name == seat:
+            if name in seats:
                 led.on()
             else:
                 led.off()
@@ -189,12 +193,20 @@ class IndicatorPanel:
         self.seat_lights = seat_lights
         self.buzzer = buzzer
         self.tracks = dict(tracks or {})
-        self.turn: str | None = None
+        self.turns: tuple[str, ...] = ()
+
+    @property
+    def turn(self) -> str | None:
+        """The one seat whose turn it is (None: nobody's, or several at once)."""
+        return self.turns[0] if len(self.turns) == 1 else None
 
     def show_turn(self, seat: str | None) -> None:
-        self.turn = seat
+        self.show_turns(() if seat is None else (seat,))
+
+    def show_turns(self, seats: Collection[str]) -> None:
+        self.turns = tuple(seats)
         if self.seat_lights is not None:
-            self.seat_lights.show_turn(seat)
+            self.seat_lights.show_turns(self.turns)
 
     def signal(self, pattern: str) -> None:
         if self.buzzer is not None:
@@ -210,6 +222,7 @@ class IndicatorPanel:
     def states(self) -> dict[str, Any]:
         return {
             "turn": self.turn,
+            "turns": list(self.turns),
             "seat_lights": self.seat_lights.states() if self.seat_lights is not None else {},
             "buzzer": None if self.buzzer is None else {"played": list(self.buzzer.played)[-5:]},
             "tracks": {

@@ -17,6 +17,7 @@ TagReader      :class:`~hardware.readers.SerialTagReader`      the same reader t
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Protocol, runtime_checkable
 
 from hardware.buttons import ButtonState
@@ -33,6 +34,8 @@ class Buttons(Protocol):
 @runtime_checkable
 class Indicators(Protocol):
     def show_turn(self, seat: str | None) -> None: ...
+
+    def show_turns(self, seats: Collection[str]) -> None: ...
 
     def signal(self, pattern: str) -> None: ...
 

@@ -17,10 +17,12 @@ import sys
 from typing import TextIO
 
 from companion.app.config import Config
+from companion.app.inputs import HardwareInputs
 from companion.app.qr import phone_address, qr_terminal, seat_url
 from companion.app.seats import TABLE_SEAT, SeatLinks
 from companion.app.store import Store
 from companion.app.table import Table
+from companion.core.jsonvalue import JSONObject
 from companion.net.server import PhoneServer
 
 CLEAR = "\033[2J\033[H"
@@ -71,9 +73,22 @@ async def serve(config: Config) -> None:
     store = Store(config.store_path)
     table = Table(store)
     await table.start()
-    links = SeatLinks(store)
-    server = PhoneServer(table, links, language=lambda: config.language)
-    runner, port = await server.start(config.host, config.port)
+    inputs: HardwareInputs | None = None
+    try:  # buttons, lights and tag readers from [hardware] (mode auto: simulated twins off a Pi)
+        inputs = HardwareInputs.open(table, config)
+        inputs.router.listen(_print_notice)
+        links = SeatLinks(store)
+        server = PhoneServer(table, links, language=lambda: config.language)
+        runner, port = await server.start(config.host, config.port)
+    except BaseException:
+        if inputs is not None:
+            await inputs.aclose()
+        await table.stop()
+        store.close()
+        raise
+    hw = inputs.hardware
+    if hw.buttons is not None or hw.readers:
+        print(f"Hardware ({hw.mode}): {len(hw.config.buttons)} buttons, {len(hw.readers)} tag readers")
     address = phone_address(config.public_address)
     print(f"Companion is serving phones on http://{address}:{port} (Ctrl-C to stop)")
     codes: asyncio.Task[None] | None = None
@@ -95,8 +110,15 @@ async def serve(config: Config) -> None:
         if codes is not None:
             codes.cancel()
         await runner.cleanup()
+        await inputs.aclose()
         await table.stop()
         store.close()
+
+
+def _print_notice(message: JSONObject) -> None:
+    """Without a touchscreen, what the box's inputs report goes to the terminal (or service log)."""
+    if message.get("type") == "notice":
+        print(f"[{message.get('source')}] {message.get('text')}", flush=True)
 
 
 def main(config: Config) -> int:

@@ -181,9 +181,9 @@ def test_two_phones_and_the_table_play_in_chromium(tmp_path: Path, monkeypatch: 
                 assert await pages[seat].locator("[data-end]").count() == 1
             await shot(p1, "vm-ended")
             await shot(table, "vm-table")
-            # The table page lists every public tally; a seat page only its own.
+            # The table page and a seat page both list every player's public tally.
             assert await table.locator("[data-player]").count() == 2
-            assert await p1.locator("[data-player]").count() == 0
+            assert await p1.locator("[data-player]").count() == 2
             assert await table.locator(".vm-log").count() >= 5
 
     asyncio.run(scenario())

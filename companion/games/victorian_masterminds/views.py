@@ -164,7 +164,12 @@ def seat_view(s: VMState, seat: str) -> JSONObject:
             for i, pl in enumerate(stack)
             if pl.seat == seat
         ]
+    # The public picture a phone shows beside its own (other players' tallies, the cities; the log
+    # and settings stay on the touchscreen), plus what only this seat may know: its pile and where
+    # its own face-down agents lie.
+    public = table_view(s)
     out = common(s)
+    out.update({key: public[key] for key in ("cities", "players", "scientist_supply")})
     out.update({"seat": seat, "me": public_player(s, p), "pile": private_pile(p), "placed": mine})
     return out
 

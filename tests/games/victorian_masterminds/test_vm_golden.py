@@ -91,5 +91,5 @@ def test_golden_playthrough() -> None:
     if os.environ.get("UPDATE_GOLDEN"):
         GOLDEN.parent.mkdir(parents=True, exist_ok=True)
         GOLDEN.write_text(text, "utf-8")
-    assert len(text) < 400_000
+    assert len(text) < 600_000  # seat views carry the public tallies too
     assert GOLDEN.read_text("utf-8") == text

@@ -111,6 +111,14 @@ def visible(widget: Widget) -> bool:
     return True
 
 
+def scrollable_to(widget: Widget) -> bool:
+    """Hidden only because a visible scroll view has scrolled it away."""
+    scroller = next((a for a in ancestors(widget) if isinstance(a, ScrollView)), None)
+    if scroller is None or not visible(scroller) or widget.opacity <= 0:
+        return False
+    return all(a.opacity > 0 for a in ancestors(widget)) and widget.width > 0 and widget.height > 0
+
+
 def inside(widget: Widget, outer: Widget) -> bool:
     """Is the whole widget within ``outer`` on screen?"""
     x, y = widget.to_window(*widget.pos)
@@ -140,10 +148,12 @@ class Control:
         texts: list[str] = []
         for root in roots():
             for w in walk(root):
-                if not visible(w):
-                    continue
                 tid = getattr(w, "tid", "")
                 label = w.text if isinstance(w, Label) else ""
+                if not visible(w):
+                    if tid and scrollable_to(w):  # a finger can scroll it into view
+                        tids[tid] = {"text": label, "disabled": bool(w.disabled), "scrolled_away": True}
+                    continue
                 if tid:
                     tids[tid] = {"text": label, "disabled": bool(w.disabled)}
                 if label and not covered(w):
@@ -163,11 +173,16 @@ class Control:
         }
 
     async def tap(self, tid: str) -> dict[str, Any]:
-        found = [w for w in find(tid)]
-        if not found:
-            return {"ok": False, "error": f"no widget {tid!r} on screen"}
-        widget = found[0]
-        await settled(widget)
+        widget = None
+        for _ in range(20):  # the screen may be re-rendered meanwhile: take the widget that is there now
+            found = [w for w in find(tid) if w.get_root_window() is not None]
+            if not found:
+                return {"ok": False, "error": f"no widget {tid!r} on screen"}
+            if found[0] is widget:
+                break
+            widget = found[0]
+            await settled(widget)
+        assert widget is not None
         scroller = next((a for a in ancestors(widget) if isinstance(a, ScrollView)), None)
         if scroller is not None and not inside(widget, scroller):
             scroller.scroll_to(widget, padding=10, animate=False)
@@ -187,7 +202,16 @@ class Control:
         if scroller is not None:  # a scroll view hands a short tap to its children 0.2 s later
             await asyncio.sleep(0.3)
             await next_frames(1)
-        return {"ok": True}
+        await self.idle()
+        return {"ok": True, "at": [x, y], "window": [Window.width, Window.height]}
+
+    async def idle(self, timeout: float = 10.0) -> None:
+        """Wait until what the tap started (an intent being committed) is done and drawn."""
+        loop = asyncio.get_running_loop()
+        end = loop.time() + timeout
+        while self.app.busy() and loop.time() < end:
+            await asyncio.sleep(0.01)
+        await next_frames(2)
 
     async def screenshot(self, path: str) -> dict[str, Any]:
         from kivy.graphics import opengl as gl
@@ -227,7 +251,7 @@ class Control:
             if not isinstance(intent, dict):
                 return {"ok": False, "error": "intent must be an object"}
             self.app.submit(intent)
-            await next_frames(2)
+            await self.idle()
             return {"ok": True}
         if cmd == "frames":
             await next_frames(int(request.get("count", 1)))

@@ -52,8 +52,8 @@ class StartScreen(Page):
                 Lbl(f"{game_name(self, str(msg.get('game')))} · {status}", colour=theme.MUTED, one_line=True),
                 spacing=dp(2),
             )
-            target = "end" if game_page.over(msg) else "game"
-            resume = Btn(self.t("ui.start.resume"), lambda: self.app.go(target), tid="start.resume",
+            resume_to = "end" if game_page.over(msg) else "game"
+            resume = Btn(self.t("ui.start.resume"), lambda: self.app.go(resume_to), tid="start.resume",
                          colour=theme.GOOD, width=dp(200), height=dp(72), size=theme.FONT_BIG, bold=True)
             box.add_widget(Panel(info, resume, orientation="horizontal", size_hint_y=None, height=dp(92)))
         grid = GridLayout(cols=2, spacing=dp(10))
@@ -232,6 +232,7 @@ class SettingsScreen(Page):
         left.size_hint_x = 0.5
         left.bind(minimum_height=left.setter("height"))
         left.size_hint_y = None
+        left.pos_hint = widget.pos_hint = {"center_y": 0.5}
         row = hbox(left, widget, size_hint_y=None)
         row.bind(minimum_height=row.setter("height"))
         return row
@@ -308,7 +309,9 @@ class DiagnosticsScreen(Page):
         ]
         box = fit_height(vbox(spacing=dp(4), padding=(dp(4), dp(4), dp(14), dp(4))))
         for label, value in rows:
-            box.add_widget(hbox(Lbl(label, colour=theme.MUTED, size_hint_x=0.32, wrap=True),
-                                Lbl(value, wrap=True, size_hint_x=0.68), size_hint_y=None, height=dp(40)))
+            row = hbox(Lbl(label, colour=theme.MUTED, size_hint_x=0.32, wrap=True),
+                       Lbl(value, wrap=True, size_hint_x=0.68), size_hint_y=None, padding=(0, dp(6)))
+            row.bind(minimum_height=row.setter("height"))
+            box.add_widget(row)
         box.add_widget(hardware_panel(self.app))
         return scroll(box, tid="diagnostics.list")

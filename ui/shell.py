@@ -175,6 +175,10 @@ class CompanionApp(App):
 
     last_refusal = ""
 
+    def busy(self) -> bool:
+        """Is something the user started still running (e.g. an intent being committed)?"""
+        return any(not t.done() for t in self._tasks)
+
     def submit(self, intent: JSONObject, seq: int | None = None, ok: Callable[[Any], object] | None = None) -> None:
         """Send an intent against the state this screen shows (``seq`` of the rendered view)."""
         if seq is None:

@@ -218,6 +218,13 @@ def fit_height(box: BoxLayout | GridLayout | StackLayout) -> BoxLayout | GridLay
     return box
 
 
+def autogrid(cols: int, spacing: Any = theme.GAP, **kwargs: Any) -> GridLayout:
+    """A grid as high as its rows need."""
+    layout = GridLayout(cols=cols, spacing=spacing, size_hint_y=None, **kwargs)
+    layout.bind(minimum_height=layout.setter("height"))
+    return layout
+
+
 def flow(children: Iterable[Widget] = (), spacing: float = theme.GAP) -> StackLayout:
     """Widgets left to right, wrapping onto new rows; as high as it needs."""
     stack = StackLayout(orientation="lr-tb", spacing=spacing, size_hint_y=None)

@@ -78,6 +78,13 @@ class TableView(BoxLayout):
     def build(self) -> None:
         raise NotImplementedError
 
+    def redraw(self, **local: Any) -> None:
+        """Change what only this screen remembers (a selected figure, a chosen room...) and draw again."""
+        for name, value in local.items():
+            setattr(self, name, value)
+        self.clear_widgets()
+        self.build()
+
     def status(self, msg: JSONObject) -> str:
         """One short line for the header: round, whose turn."""
         return ""
@@ -140,6 +147,7 @@ class SetupForm(BoxLayout):
         if note:
             left.add_widget(Lbl(note, colour=theme.MUTED, size=theme.FONT_SMALL, wrap=True))
         left.bind(minimum_height=left.setter("height"))
+        left.pos_hint = widget.pos_hint = {"center_y": 0.5}
         row = hbox(left, widget, size_hint_y=None)
         row.bind(minimum_height=row.setter("height"))
         return row

@@ -1,5 +1,551 @@
-"""Placeholder until its screens exist."""
+"""Mykerinos on the touchscreen: season and whose turn, the pass track, every player's supply, score,
+projected exhibition and patron cards, the survey flow (counts per zone with large +/- controls, then
+the ranked choices with only the legal museum rooms) and the museum with its occupancy.
 
-from ui.games.generic import SetupForm, TableView
+Everything in Mykerinos is public, so the table sees what the phones see.
+"""
 
-__all__ = ["SetupForm", "TableView"]
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from kivy.metrics import dp
+from kivy.uix.widget import Widget
+
+from companion.core.jsonvalue import JSON, JSONObject
+from ui import theme
+from ui.controller import PREF_MYK_LAYOUT
+from ui.games import base
+from ui.games.base import num, obj, seq_of, txt
+from ui.widgets import (
+    Btn,
+    Chip,
+    Choice,
+    Dialog,
+    Lbl,
+    Panel,
+    Stepper,
+    autogrid,
+    fit_height,
+    hbox,
+    scroll,
+    spacer,
+    vbox,
+)
+
+COLOURS = ("blue", "red", "green", "white")
+PATRONS = ("lady_violet", "lord_lemon", "sir_brown", "mrs_blackmore", "colonel_tangerine")
+PATRON_COLOUR = {
+    "lady_violet": theme.rgb("#8e5cc8"),
+    "lord_lemon": theme.rgb("#e2cf2a"),
+    "sir_brown": theme.rgb("#8b5a2b"),
+    "mrs_blackmore": theme.rgb("#3a3a3a"),
+    "colonel_tangerine": theme.rgb("#e58a2e"),
+}
+PATRON_TEXT = {"lord_lemon": theme.rgb("#111111")}
+MYK_COLOUR = {"blue": theme.PLAYER["blue"], "red": theme.PLAYER["red"], "green": theme.PLAYER["green"],
+              "white": theme.PLAYER["white"]}
+
+
+def rooms_of(layout: str) -> tuple[list[str], list[str]]:
+    """Room ids by the protocol's naming (``"<wing>:3"``, ``"<wing>:5"``, ``"<a>-<b>:2"``): only to draw
+    the board; which rooms are legal always comes from ``legal``."""
+    wings = [f"{w}:{v}" for w in range(1, 6) for v in (5, 3)]
+    twos = [f"{w}-{w + 1}:2" for w in range(1, 5)] + (["5-1:2"] if layout == "ring5" else [])
+    return wings, twos
+
+
+class TableView(base.TableView):
+    game = "mykerinos"
+
+    def __init__(self, app: Any, **kwargs: Any) -> None:
+        super().__init__(app, **kwargs)
+        self.counts: dict[str, int] = {}  # the zone counts being entered
+        self.counts_zone: int | None = None
+        self.room_for: str | None = None  # "museum" or "sir_brown": the next tap on a legal room
+        self.patron_order: list[str] = []  # patrons entered by hand for wings 1..5
+
+    # -- reading the snapshot -----------------------------------------------------------------------
+    def actions(self) -> dict[str, JSONObject]:
+        return {txt(obj(a).get("kind")): obj(a) for a in seq_of(self.legal)}
+
+    def colour_name(self, colour: str) -> str:
+        return self.t(f"ui.myk.colour.{colour}")
+
+    def seat_label(self, seat: str) -> str:
+        return self.colour_name(seat)
+
+    def patron(self, patron: str | None) -> str:
+        return self.t(f"myk.patron.{patron}") if patron else self.t("ui.myk.no_patron")
+
+    def status(self, msg: JSONObject) -> str:
+        v = obj(msg.get("view"))
+        phase = txt(v.get("phase"))
+        if phase == "setup":
+            return self.t("ui.myk.status.setup")
+        if phase == "over":
+            return self.t("ui.myk.status.over")
+        season = self.t("ui.myk.status.season", season=num(v.get("season")))
+        if phase == "survey":
+            survey = obj(v.get("survey"))
+            return f"{season} · " + self.t("ui.myk.status.survey", zone=num(survey.get("zone")),
+                                             zones=num(survey.get("of")))
+        turn = obj(v.get("turn"))
+        who = self.colour_name(txt(turn.get("seat"))) if turn else ""
+        return f"{season} · " + self.t("ui.myk.status.turn", player=who)
+
+    def over(self, msg: JSONObject) -> bool:
+        return txt(obj(msg.get("view")).get("phase")) == "over"
+
+    def announcement(self, msg: JSONObject) -> str:
+        winners = [self.colour_name(txt(w)) for w in seq_of(obj(obj(msg.get("view")).get("result")).get("winners"))]
+        return self.t("ui.myk.winner", players=" & ".join(winners)) if winners else ""
+
+    # -- the screen -------------------------------------------------------------------------------
+    def build(self) -> None:
+        acts = self.actions()
+        if self.room_for == "museum" and "myk.museum" not in acts:
+            self.room_for = None
+        if self.room_for == "sir_brown" and "myk.sir_brown" not in acts:
+            self.room_for = None
+        counting = "myk.zone_counts" in acts
+        if counting:
+            zone = num(acts["myk.zone_counts"].get("zone"))
+            if self.counts_zone != zone:
+                self.counts_zone, self.counts = zone, {}
+        top = hbox(self.players_panel(), self.action_panel(acts), size_hint_y=None, height=dp(196))
+        self.add_widget(top)
+        self.add_widget(self.counts_panel(acts["myk.zone_counts"]) if counting else self.museum_panel(acts))
+
+    # players, pass track, supplies
+    def players_panel(self) -> Widget:
+        v = self.view
+        players = obj(v.get("players"))
+        general = obj(v.get("general"))
+        turn = txt(obj(v.get("turn")).get("seat"))
+        box = Panel(orientation="vertical", size_hint_x=None, width=dp(372), padding=dp(6), spacing=dp(3))
+        head = hbox(Lbl("", size_hint_x=None, width=dp(84)),
+                    *(Lbl(self.t(f"ui.myk.head.{k}"), size=dp(13), colour=theme.MUTED, halign="center",
+                          size_hint_x=None, width=w, one_line=True)
+                      for k, w in (("score", dp(44)), ("projection", dp(52)), ("supply", dp(46)))),
+                    Lbl(self.t("ui.myk.head.cards"), size=dp(13), colour=theme.MUTED, halign="center", one_line=True),
+                    size_hint_y=None, height=dp(18))
+        box.add_widget(head)
+        for seat in (txt(s) for s in seq_of(v.get("seats"))):
+            p = obj(players.get(seat))
+            supply = str(num(p.get("supply")))
+            if "neutral_supply" in p:
+                supply += f"+{num(p.get('neutral_supply'))}"
+            cards = obj(p.get("cards"))
+            ready = obj(p.get("ready"))
+            chips = hbox(spacing=dp(2))
+            for patron in PATRONS:
+                held = num(cards.get(patron))
+                chip = Chip(str(held) if held else "", PATRON_COLOUR[patron],
+                            PATRON_TEXT.get(patron, theme.TEXT), size=dp(15), bold=True)
+                chip.opacity = 1.0 if num(ready.get(patron)) else (0.45 if held else 0.18)
+                chip.tid = f"myk.cards.{seat}.{patron}"
+                chips.add_widget(chip)
+            if num(p.get("blank")):
+                chips.add_widget(Chip("5", theme.PANEL_HI, size=dp(15)))
+            row = hbox(
+                Chip(self.colour_name(seat), MYK_COLOUR.get(seat, theme.ACCENT), theme.on_player_colour(seat),
+                     size=theme.FONT_SMALL, width=dp(84), bold=seat == turn),
+                Lbl(str(num(p.get("score"))), bold=True, size=theme.FONT_BIG, halign="center", size_hint_x=None,
+                    width=dp(44), tid=f"myk.score.{seat}"),
+                Lbl(str(num(p.get("projection"))), halign="center", colour=theme.ACCENT, size_hint_x=None,
+                    width=dp(52), tid=f"myk.projection.{seat}"),
+                Lbl(supply, halign="center", size_hint_x=None, width=dp(46), tid=f"myk.supply.{seat}"),
+                chips,
+                size_hint_y=None, height=dp(30),
+            )
+            box.add_widget(row)
+        track = [seq_of(t) for t in seq_of(v.get("pass_track"))]
+        passed = ", ".join(f"{num(t[1])}. {self.colour_name(txt(t[0]))}" for t in track if len(t) >= 2)
+        box.add_widget(Lbl(self.t("ui.myk.pass_track", track=passed or "–"), size=theme.FONT_SMALL, one_line=True,
+                           size_hint_y=None, height=dp(20), tid="myk.pass_track"))
+        gen = ", ".join(f"{self.colour_name(c)} {num(general.get(c))}" for c in general)
+        box.add_widget(Lbl(self.t("ui.myk.general", supply=gen), size=theme.FONT_SMALL, colour=theme.MUTED,
+                           one_line=True, size_hint_y=None, height=dp(20)))
+        box.add_widget(Widget())
+        return box
+
+    # what to do now
+    def action_panel(self, acts: dict[str, JSONObject]) -> Widget:
+        v = self.view
+        phase = txt(v.get("phase"))
+        box = Panel(orientation="vertical", padding=dp(6), spacing=dp(4))
+        if phase == "setup":
+            return self.setup_panel(box, acts)
+        if "myk.zone_counts" in acts:
+            survey = obj(v.get("survey"))
+            box.add_widget(Lbl(self.t("ui.myk.counts", zone=num(survey.get("zone")), zones=num(survey.get("of"))),
+                               wrap=True, bold=True))
+            box.add_widget(Lbl(self.t("ui.myk.counts_note"), size=theme.FONT_SMALL, colour=theme.MUTED, wrap=True))
+            box.add_widget(Widget())
+            box.add_widget(Btn(self.t("ui.myk.counts_done"), self.send_counts, tid="myk.counts.done",
+                               colour=theme.GOOD, bold=True))
+            return box
+        if phase == "survey":
+            return self.survey_panel(box, acts)
+        turn = obj(v.get("turn"))
+        seat = txt(turn.get("seat"))
+        if "myk.neutral" in acts:
+            box.add_widget(Lbl(self.t("ui.myk.neutral_step", player=self.colour_name(seat)), wrap=True, bold=True))
+            grid = autogrid(3, dp(4))
+            for action in seq_of(acts["myk.neutral"].get("actions")):
+                a = txt(action)
+                grid.add_widget(Btn(self.t(f"ui.myk.neutral.{a}"), (lambda a=a: self.send(
+                    {"kind": "myk.neutral", "seat": seat, "action": a})), tid=f"myk.neutral.{a}",
+                    size=theme.FONT_SMALL))
+            box.add_widget(grid)
+            box.add_widget(Widget())
+            return box
+        if seat:
+            final = self.t("ui.myk.final_action") if turn.get("final") else ""
+            box.add_widget(Lbl(self.t("ui.myk.your_turn", player=self.colour_name(seat)) + final, wrap=True,
+                               bold=True, tid="myk.prompt"))
+        if self.room_for == "sir_brown":
+            box.add_widget(Lbl(self.t("ui.myk.pick_room_sir_brown"), wrap=True, colour=theme.WARN))
+            box.add_widget(Btn(self.t("ui.cancel"), self.cancel_room, tid="myk.room.cancel", width=dp(140)))
+            box.add_widget(Widget())
+            return box
+        grid = autogrid(3, dp(4))
+        excavate = acts.get("myk.excavate")
+        if excavate is not None:
+            for option in seq_of(excavate.get("options")):
+                action, patron = [*seq_of(option), None, None][:2]
+                a, p = txt(action), patron if isinstance(patron, str) else None
+                label = self.t(f"ui.myk.{a}") if p is None else f"{self.patron(p)}: {self.t(f'ui.myk.with.{a}')}"
+                grid.add_widget(Btn(label, (lambda a=a, p=p: self.send(
+                    {"kind": "myk.excavate", "seat": seat, "action": a, "patron": p})),
+                    tid=f"myk.excavate.{a}.{p or 'plain'}", size=theme.FONT_SMALL))
+        if "myk.sir_brown" in acts:
+            grid.add_widget(Btn(self.t("ui.myk.sir_brown"), self.pick_room_sir_brown, tid="myk.sir_brown",
+                                size=theme.FONT_SMALL))
+        if "myk.pass" in acts:
+            grid.add_widget(Btn(self.t("ui.myk.pass"), lambda: self.send({"kind": "myk.pass", "seat": seat}),
+                                tid="myk.pass", colour=theme.WARN, text_colour=theme.rgb("#111111"),
+                                size=theme.FONT_SMALL))
+        box.add_widget(scroll(fit_height(vbox(grid)), tid="myk.actions"))
+        return box
+
+    def setup_panel(self, box: Panel, acts: dict[str, JSONObject]) -> Widget:
+        box.add_widget(Lbl(self.t("ui.myk.setup_note"), wrap=True, size=theme.FONT_SMALL))
+        row = autogrid(2, dp(4))
+        if "myk.draw_start_player" in acts:
+            row.add_widget(Btn(self.t("ui.myk.draw_start_player"),
+                               lambda: self.send({"kind": "myk.draw_start_player"}), tid="myk.draw_start_player",
+                               size=theme.FONT_SMALL))
+        if "myk.draw_patrons" in acts:
+            row.add_widget(Btn(self.t("ui.myk.draw_patrons"), lambda: self.send({"kind": "myk.draw_patrons"}),
+                               tid="myk.draw_patrons", size=theme.FONT_SMALL))
+        if "myk.choose_start_player" in acts:
+            row.add_widget(Btn(self.t("ui.myk.choose_start_player"),
+                               lambda: self.choose_start(acts["myk.choose_start_player"]),
+                               tid="myk.choose_start_player", size=theme.FONT_SMALL))
+        if "myk.enter_patrons" in acts:
+            row.add_widget(Btn(self.t("ui.myk.enter_patrons"), self.enter_patrons, tid="myk.enter_patrons",
+                               size=theme.FONT_SMALL))
+        box.add_widget(row)
+        box.add_widget(Widget())
+        return box
+
+    def choose_start(self, action: JSONObject) -> None:
+        box = fit_height(vbox())
+        dialog = Dialog(self.t("ui.myk.choose_start_player"), box)
+        for seat in (txt(s) for s in seq_of(action.get("seats"))):
+            def chosen(s: str = seat) -> None:
+                dialog.dismiss()
+                self.send({"kind": "myk.choose_start_player", "seat": s})
+
+            box.add_widget(Btn(self.colour_name(seat), chosen, tid=f"myk.start_player.{seat}"))
+        dialog.add_button(Btn(self.t("ui.cancel"), dialog.dismiss, tid="confirm.no"))
+        dialog.open()
+
+    def enter_patrons(self) -> None:
+        order: list[str] = []
+        body = fit_height(vbox())
+        dialog = Dialog(self.t("ui.myk.enter_patrons_title"), body, width=dp(620))
+
+        def redraw() -> None:
+            body.clear_widgets()
+            body.add_widget(Lbl(" · ".join(f"{i + 1}: {self.patron(p)}" for i, p in enumerate(order)) or "–",
+                                wrap=True, colour=theme.ACCENT))
+            grid = autogrid(3, dp(4))
+            for patron in PATRONS:
+                btn = Btn(self.patron(patron), (lambda p=patron: add(p)), tid=f"myk.wing_patron.{patron}",
+                          colour=PATRON_COLOUR[patron], text_colour=PATRON_TEXT.get(patron, theme.TEXT),
+                          size=theme.FONT_SMALL)
+                btn.disabled = patron in order
+                grid.add_widget(btn)
+            body.add_widget(grid)
+
+        def add(patron: str) -> None:
+            order.append(patron)
+            if len(order) == len(PATRONS):
+                dialog.dismiss()
+                self.send({"kind": "myk.enter_patrons", "order": list[JSON](order)})
+            else:
+                redraw()
+
+        redraw()
+        dialog.add_button(Btn(self.t("ui.cancel"), dialog.dismiss, tid="confirm.no"))
+        dialog.open()
+
+    # the survey
+    def survey_panel(self, box: Panel, acts: dict[str, JSONObject]) -> Widget:
+        survey = obj(self.view.get("survey"))
+        waiting = obj(survey.get("waiting"))
+        counts = obj(survey.get("counts"))
+        ranking = [txt(c) for c in seq_of(survey.get("ranking"))]
+        ranked = ", ".join(f"{i + 1}. {self.colour_name(c)} ({num(counts.get(c))})" for i, c in enumerate(ranking))
+        box.add_widget(Lbl(self.t("ui.myk.ranking", ranking=ranked or "–", parcels=num(survey.get("parcels"))),
+                           size=theme.FONT_SMALL, wrap=True, tid="myk.ranking"))
+        seat = txt(waiting.get("seat"))
+        kind = txt(waiting.get("for"))
+        if kind == "choose":
+            box.add_widget(Lbl(self.t("ui.myk.choose", player=self.colour_name(seat), rank=num(waiting.get("rank"))),
+                               wrap=True, bold=True, tid="myk.prompt"))
+        elif kind == "neutral_pick":
+            box.add_widget(Lbl(self.t("ui.myk.neutral_pick", player=self.colour_name(seat)), wrap=True, bold=True,
+                               tid="myk.prompt"))
+        if self.room_for == "museum":
+            box.add_widget(Lbl(self.t("ui.myk.pick_room"), wrap=True, colour=theme.WARN))
+            box.add_widget(Btn(self.t("ui.cancel"), self.cancel_room, tid="myk.room.cancel", width=dp(140)))
+            box.add_widget(Widget())
+            return box
+        grid = autogrid(3, dp(4))
+        if "myk.take_parcel" in acts:
+            grid.add_widget(Btn(self.t("ui.myk.take_parcel"), lambda: self.parcel_dialog(acts["myk.take_parcel"]),
+                                tid="myk.take_parcel", colour=theme.GOOD, size=theme.FONT_SMALL))
+        if "myk.museum" in acts:
+            grid.add_widget(Btn(self.t("ui.myk.museum"), self.pick_room_museum, tid="myk.museum",
+                                size=theme.FONT_SMALL))
+        if "myk.decline" in acts:
+            grid.add_widget(Btn(self.t("ui.myk.decline"), lambda: self.send(
+                {"kind": "myk.decline", "seat": txt(acts["myk.decline"].get("seat"))}), tid="myk.decline",
+                size=theme.FONT_SMALL))
+        if "myk.neutral_pick" in acts:
+            grid.add_widget(Btn(self.t("ui.myk.neutral_picked"), lambda: self.send(
+                {"kind": "myk.neutral_pick", "seat": txt(acts["myk.neutral_pick"].get("seat"))}),
+                tid="myk.neutral_pick", size=theme.FONT_SMALL))
+        box.add_widget(grid)
+        box.add_widget(Widget())
+        return box
+
+    def counts_panel(self, action: JSONObject) -> Widget:
+        cap = obj(action.get("max"))
+        grid = autogrid(2, dp(8), row_force_default=True, row_default_height=theme.TOUCH)
+        for colour in cap:
+            high = num(cap.get(colour))
+
+            def changed(value: int, c: str = colour) -> None:
+                self.counts[c] = value
+
+            grid.add_widget(hbox(
+                Chip(self.colour_name(colour), MYK_COLOUR.get(colour, theme.ACCENT), theme.on_player_colour(colour),
+                     width=dp(96), height=theme.TOUCH, bold=True),
+                Stepper(self.counts.get(colour, 0), 0, high, changed, tid=f"myk.count.{colour}", button=dp(76)),
+                Lbl(self.t("ui.myk.on_board", n=high), size=theme.FONT_SMALL, colour=theme.MUTED),
+            ))
+        return Panel(grid, Widget(), orientation="vertical")
+
+    def send_counts(self) -> None:
+        counts: list[JSON] = [[c, n] for c, n in self.counts.items() if n]
+        self.send({"kind": "myk.zone_counts", "counts": counts})
+
+    def parcel_dialog(self, action: JSONObject) -> None:
+        seat = txt(action.get("seat"))
+        patrons = [txt(p) for p in seq_of(action.get("patrons"))]
+        points = [num(p) for p in seq_of(action.get("points"))]
+        options: list[tuple[Any, str]] = [(p, self.patron(p)) for p in patrons]
+        if action.get("blank"):
+            options.append(("none", self.t("ui.myk.blank_card", points=num(action.get("blank_points"), 5))))
+        form: dict[str, Any] = {"patron": patrons[0] if patrons else "none", "points": points[0] if points else 0}
+        body = fit_height(vbox(spacing=dp(8)))
+        body.add_widget(Lbl(self.t("ui.myk.parcel_patron"), colour=theme.MUTED, size_hint_y=None, height=dp(22)))
+        body.add_widget(Choice(options, form["patron"], lambda v: form.__setitem__("patron", v),
+                               tid="myk.parcel.patron", cols=3))
+        body.add_widget(Lbl(self.t("ui.myk.parcel_points"), colour=theme.MUTED, size_hint_y=None, height=dp(22)))
+        body.add_widget(Choice([(p, str(p)) for p in points], form["points"], lambda v: form.__setitem__("points", v),
+                               tid="myk.parcel.points"))
+        dialog = Dialog(self.t("ui.myk.parcel_title", player=self.colour_name(seat)), body, width=dp(640))
+
+        def ok() -> None:
+            dialog.dismiss()
+            patron = None if form["patron"] == "none" else form["patron"]
+            value = num(action.get("blank_points"), 5) if patron is None else form["points"]
+            self.send({"kind": "myk.take_parcel", "seat": seat, "patron": patron, "points": value})
+
+        dialog.add_button(Btn(self.t("ui.cancel"), dialog.dismiss, tid="confirm.no"))
+        dialog.add_button(Btn(self.t("ui.ok"), ok, tid="myk.parcel.ok", colour=theme.GOOD))
+        dialog.open()
+
+    def pick_room_museum(self) -> None:
+        self.redraw(room_for="museum")
+
+    def pick_room_sir_brown(self) -> None:
+        self.redraw(room_for="sir_brown")
+
+    def cancel_room(self) -> None:
+        self.redraw(room_for=None)
+
+    def room_tapped(self, room: str) -> None:
+        acts = self.actions()
+        kind = "myk.museum" if self.room_for == "museum" else "myk.sir_brown"
+        seat = txt(acts.get(kind, {}).get("seat"))
+        self.room_for = None
+        self.send({"kind": kind, "seat": seat, "room": room})
+
+    # the museum
+    def museum_panel(self, acts: dict[str, JSONObject]) -> Widget:
+        v = self.view
+        museum = obj(v.get("museum"))
+        wings = [txt(w) for w in seq_of(v.get("wings"))]
+        legal: set[str] = set()
+        if self.room_for == "museum" and "myk.museum" in acts:
+            legal = {txt(r) for r in seq_of(acts["myk.museum"].get("rooms"))}
+        elif self.room_for == "sir_brown" and "myk.sir_brown" in acts:
+            legal = {txt(r) for r in seq_of(acts["myk.sir_brown"].get("rooms"))}
+        layout = txt(v.get("layout"), "line4")
+        _, twos = rooms_of(layout)
+        row = hbox(spacing=dp(4))
+        for wing in range(1, 6):
+            patron = wings[wing - 1] if len(wings) >= wing else ""
+            column = vbox(
+                Chip(self.patron(patron) if patron else self.t("ui.myk.wing", n=wing),
+                     PATRON_COLOUR.get(patron, theme.PANEL_HI), PATRON_TEXT.get(patron, theme.TEXT), size=dp(13),
+                     height=dp(30), tid=f"myk.wing.{wing}"),
+                self.room(f"{wing}:5", museum, legal),
+                self.room(f"{wing}:3", museum, legal),
+                spacing=dp(4),
+            )
+            row.add_widget(column)
+            two = f"{wing}-{wing + 1}:2"
+            if two in twos:
+                row.add_widget(vbox(spacer(height=dp(30)), self.room(two, museum, legal), Widget(), spacing=dp(4),
+                                    size_hint_x=None, width=dp(52)))
+        if "5-1:2" in twos:
+            row.add_widget(vbox(spacer(height=dp(30)), self.room("5-1:2", museum, legal), Widget(), spacing=dp(4),
+                                size_hint_x=None, width=dp(52)))
+        title = hbox(Lbl(self.t("ui.myk.museum_title"), bold=True),
+                     Lbl(self.t("ui.myk.museum_note"), size=theme.FONT_SMALL, colour=theme.MUTED, halign="right"),
+                     size_hint_y=None, height=dp(22))
+        return Panel(title, row, orientation="vertical", padding=dp(6), spacing=dp(4))
+
+    def room(self, room: str, museum: JSONObject, legal: set[str]) -> Widget:
+        value = room.rsplit(":", 1)[1]
+        holder = museum.get(room)
+        if room in legal:
+            return Btn(value, (lambda r=room: self.room_tapped(r)), tid=f"myk.pick.{room}", colour=theme.GOOD,
+                       bold=True, height=dp(52))
+        if isinstance(holder, str):
+            chip = Chip(f"{value}  {self.colour_name(holder)}", MYK_COLOUR.get(holder, theme.ACCENT),
+                        theme.on_player_colour(holder), size=dp(14), height=dp(52))
+        else:
+            chip = Chip(value, theme.BACKGROUND, theme.MUTED, size=theme.FONT_BIG, height=dp(52))
+        chip.tid = f"myk.room.{room}"
+        return chip
+
+    # -- corrections ----------------------------------------------------------------------------------
+    def options(self) -> list[tuple[str, Callable[[], object], str]]:
+        acts = self.actions()
+        out: list[tuple[str, Callable[[], object], str]] = []
+        if "myk.correct_score" in acts:
+            out.append((self.t("ui.myk.correct_score"), self.score_dialog, "myk.options.score"))
+        return out
+
+    def score_dialog(self) -> None:
+        seats = [txt(s) for s in seq_of(self.view.get("seats"))]
+        form: dict[str, Any] = {"seat": seats[0], "delta": 0}
+        body = fit_height(vbox(spacing=dp(8)))
+        body.add_widget(Choice([(s, self.colour_name(s)) for s in seats], seats[0],
+                               lambda v: form.__setitem__("seat", v), tid="myk.score.seat"))
+        body.add_widget(hbox(Stepper(0, -20, 20, lambda v: form.__setitem__("delta", v), tid="myk.score.delta"),
+                             Widget(), size_hint_y=None, height=theme.TOUCH))
+        dialog = Dialog(self.t("ui.myk.correct_score"), body)
+
+        def ok() -> None:
+            dialog.dismiss()
+            if form["delta"]:
+                self.send({"kind": "myk.correct_score", "seat": form["seat"], "delta": form["delta"]})
+
+        dialog.add_button(Btn(self.t("ui.cancel"), dialog.dismiss, tid="confirm.no"))
+        dialog.add_button(Btn(self.t("ui.ok"), ok, tid="myk.score.ok", colour=theme.GOOD))
+        dialog.open()
+
+    # -- the end ----------------------------------------------------------------------------------
+    def end_body(self, msg: JSONObject) -> Widget:
+        v = obj(msg.get("view"))
+        result = obj(v.get("result"))
+        exhibition = obj(result.get("exhibition"))
+        players = obj(v.get("players"))
+        headline = self.announcement(msg) or self.t("ui.end.over")
+        box = vbox(Panel(Lbl(headline, size=theme.FONT_TITLE, bold=True, halign="center", tid="end.headline"),
+                         colour=theme.GOOD, size_hint_y=None, height=dp(64)))
+        grid = autogrid(4, dp(4), row_force_default=True, row_default_height=dp(42))
+        for key in ("player", "exhibition", "total", "supply"):
+            grid.add_widget(Lbl(self.t(f"ui.myk.end.{key}"), colour=theme.MUTED, halign="center", one_line=True))
+        seats = sorted((txt(s) for s in seq_of(v.get("seats"))), key=lambda s: -num(obj(players.get(s)).get("score")))
+        for seat in seats:
+            p = obj(players.get(seat))
+            grid.add_widget(Chip(self.colour_name(seat), MYK_COLOUR.get(seat, theme.ACCENT),
+                                 theme.on_player_colour(seat), bold=True))
+            grid.add_widget(Lbl(str(num(exhibition.get(seat))), halign="center", tid=f"end.exhibition.{seat}"))
+            grid.add_widget(Lbl(str(num(p.get("score"))), halign="center", bold=True, size=theme.FONT_TITLE,
+                                tid=f"end.score.{seat}"))
+            grid.add_widget(Lbl(str(num(p.get("supply"))), halign="center", colour=theme.MUTED))
+        box.add_widget(Panel(grid, Widget(), orientation="vertical"))
+        return box
+
+
+class SetupForm(base.SetupForm):
+    def __init__(self, app: Any, **kwargs: Any) -> None:
+        self.order: list[str] = []
+        self.layout = str(app.ctl.pref(PREF_MYK_LAYOUT, "line4"))
+        self.neutral: str | None = None
+        super().__init__(app, **kwargs)
+
+    def toggle(self, colour: str) -> None:
+        if colour in self.order:
+            self.order.remove(colour)
+        elif len(self.order) < 4:
+            self.order.append(colour)
+        if self.neutral in self.order or len(self.order) != 2:
+            self.neutral = None
+        self.rebuild()
+
+    def build(self) -> None:
+        buttons = autogrid(4, dp(6))
+        for colour in COLOURS:
+            place = self.order.index(colour) + 1 if colour in self.order else 0
+            label = f"{place}. {self.t(f'ui.myk.colour.{colour}')}" if place else self.t(f"ui.myk.colour.{colour}")
+            btn = Btn(label, (lambda c=colour: self.toggle(c)), tid=f"setup.myk.colour.{colour}",
+                      colour=MYK_COLOUR[colour] if place else theme.BUTTON,
+                      text_colour=theme.on_player_colour(colour) if place else theme.TEXT, bold=bool(place))
+            buttons.add_widget(btn)
+        self.add_widget(self.row(self.t("ui.myk.setup.colours"), buttons, self.t("ui.myk.setup.colours_note")))
+        if len(self.order) == 2:
+            free = [c for c in COLOURS if c not in self.order]
+            if self.neutral is None:
+                self.neutral = free[0]
+            self.add_widget(self.row(self.t("ui.myk.setup.neutral"),
+                                     Choice([(c, self.t(f"ui.myk.colour.{c}")) for c in free], self.neutral,
+                                            lambda v: setattr(self, "neutral", v), tid="setup.myk.neutral"),
+                                     self.t("ui.myk.setup.neutral_note")))
+        self.add_widget(self.row(self.t("ui.settings.myk.layout"),
+                                 Choice([("line4", self.t("ui.settings.myk.line4")),
+                                         ("ring5", self.t("ui.settings.myk.ring5"))], self.layout,
+                                        lambda v: setattr(self, "layout", v), tid="setup.myk.layout"),
+                                 self.t("ui.settings.myk.layout_note")))
+
+    def problem(self) -> str:
+        return "" if 2 <= len(self.order) <= 4 else self.t("ui.myk.setup.need_colours")
+
+    def setup(self) -> JSONObject:
+        config: JSONObject = {"seats": list[JSON](self.order), "layout": self.layout}
+        if len(self.order) == 2 and self.neutral:
+            config["neutral"] = self.neutral
+        return config

@@ -11,7 +11,6 @@ from collections.abc import Callable
 from typing import Any
 
 from kivy.metrics import dp
-from kivy.uix.gridlayout import GridLayout
 from kivy.uix.widget import Widget
 
 from companion.core.jsonvalue import JSON, JSONObject
@@ -19,7 +18,21 @@ from ui import theme
 from ui.controller import PREF_SY_BOBBIES, PREF_SY_TRACKER
 from ui.games import base
 from ui.games.base import num, obj, seq_of, txt
-from ui.widgets import Btn, Chip, Choice, Lbl, Panel, TapPanel, confirm, fit_height, flow, hbox, scroll, vbox
+from ui.widgets import (
+    Btn,
+    Chip,
+    Choice,
+    Lbl,
+    Panel,
+    TapPanel,
+    autogrid,
+    confirm,
+    fit_height,
+    flow,
+    hbox,
+    scroll,
+    vbox,
+)
 
 LINES = ("taxi", "bus", "underground")
 LOG_FIELDS = 24
@@ -145,11 +158,10 @@ class TableView(base.TableView):
         main.tid = f"sy.log.{field}.main"
         return cell
 
-    def log_grid(self, cols: int = 6, cell: float = dp(50)) -> GridLayout:
+    def log_grid(self, cols: int = 6, cell: float = dp(50)) -> Widget:
         entries = {num(obj(e).get("field")): obj(e) for e in seq_of(self.view.get("log"))}
         reveals = {num(r) for r in seq_of(self.view.get("reveal_fields"))}
-        grid = GridLayout(cols=cols, spacing=dp(4), size_hint_y=None, row_force_default=True, row_default_height=cell)
-        grid.bind(minimum_height=grid.setter("height"))
+        grid = autogrid(cols, dp(4), row_force_default=True, row_default_height=cell)
         for field in range(1, LOG_FIELDS + 1):
             grid.add_widget(self.log_cell(field, entries.get(field), field in reveals))
         return grid
@@ -238,14 +250,10 @@ class TableView(base.TableView):
         return scroll(box, tid="sy.figures")
 
     def select(self, figure: str) -> None:
-        self.selected = figure
-        self.clear_widgets()
-        self.build()
+        self.redraw(selected=figure)
 
     def unselect(self) -> None:
-        self.selected = None
-        self.clear_widgets()
-        self.build()
+        self.redraw(selected=None)
 
     def destinations(self, figure: str) -> Widget:
         options = obj(self.moves().get(figure))
@@ -312,9 +320,7 @@ class TableView(base.TableView):
         box.add_widget(Choice([(f, f"{f}: {self.placing.get(f, '–')}") for f in figures], self.placing_figure,
                               self._placing_figure, tid="sy.place.figure"))
         used = set(self.placing.values())
-        grid = GridLayout(cols=6, spacing=dp(4), size_hint_y=None, row_force_default=True,
-                          row_default_height=theme.TOUCH_SMALL)
-        grid.bind(minimum_height=grid.setter("height"))
+        grid = autogrid(6, dp(4), row_force_default=True, row_default_height=theme.TOUCH_SMALL)
         for card in cards:
             mine = self.placing.get(self.placing_figure or "") == card
             btn = Btn(str(card), (lambda c=card: self._place(c)), tid=f"sy.place.card.{card}", selected=mine,

@@ -1,5 +1,637 @@
-"""Placeholder until its screens exist."""
+"""Victorian Masterminds on the touchscreen: the Secret Service level as the biggest thing on screen,
+every player's firepower beside it, the five cities (stack heights only, standing buildings,
+missions), whose turn it is, the resolution step by step asking only the real choices from
+``legal``, the final-round countdown, tallies and scores.
 
-from ui.games.generic import SetupForm, TableView
+Agents placed at the table without a phone or tag are *unidentified*: the touchscreen records only
+the city, and the agent is named when its stack is turned over.
+"""
 
-__all__ = ["SetupForm", "TableView"]
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from kivy.metrics import dp
+from kivy.uix.gridlayout import GridLayout
+from kivy.uix.widget import Widget
+
+from companion.core.jsonvalue import JSON, JSONObject
+from ui import theme
+from ui.controller import PREF_VM_CITY_LOOT, PREF_VM_GUNNER, PREF_VM_START_LEVEL
+from ui.games import base
+from ui.games.base import num, obj, seq_of, txt
+from ui.widgets import (
+    Btn,
+    Chip,
+    Choice,
+    Dialog,
+    Lbl,
+    Panel,
+    Stepper,
+    TapPanel,
+    autogrid,
+    fit_height,
+    flow,
+    hbox,
+    scroll,
+    spacer,
+    vbox,
+)
+
+CITIES = ("london", "moscow", "washington", "paris", "rome")
+COLOURS = ("red", "blue", "green", "yellow")
+UNLOCKS = ("none", "lab_cell", "codex", "bonus_power")  # the values of vm.record_segment's ``unlock``
+TALLY = ("buildings", "codex", "scientists", "missions", "segments", "chaos_tokens")
+
+
+class TableView(base.TableView):
+    game = "victorian_masterminds"
+
+    def __init__(self, app: Any, **kwargs: Any) -> None:
+        super().__init__(app, **kwargs)
+        self.recycling: str | None = None  # a discard agent chosen for recycling; next: the city
+
+    # -- reading the snapshot -----------------------------------------------------------------------
+    def actions(self) -> dict[str, JSONObject]:
+        return {txt(obj(a).get("kind")): obj(a) for a in seq_of(obj(self.legal).get("actions"))}
+
+    def players(self) -> list[JSONObject]:
+        return [obj(p) for p in seq_of(self.view.get("players"))]
+
+    def player(self, seat: str) -> JSONObject:
+        return next((p for p in self.players() if p.get("seat") == seat), {})
+
+    def colour_of(self, seat: str) -> str:
+        return txt(self.player(seat).get("colour"), "")
+
+    def seat_label(self, seat: str) -> str:
+        colour = self.colour_of(seat)
+        return self.t(f"ui.vm.colour.{colour}") if colour else seat
+
+    def name(self, kind: str, value: str) -> str:
+        return self.t(f"vm.{kind}.{value}")
+
+    def status(self, msg: JSONObject) -> str:
+        v = obj(msg.get("view"))
+        phase = txt(v.get("phase"))
+        if phase == "setup":
+            return self.t("ui.vm.status.setup")
+        if phase == "ended":
+            return self.t("ui.vm.status.ended")
+        active = self._label_in(v, txt(v.get("active")))
+        if phase in ("resolution", "final_resolution"):
+            city = txt(obj(v.get("resolution")).get("city"))
+            return self.t("ui.vm.status.resolution", city=self.name("city", city) if city else "")
+        return self.t("ui.vm.status.turn", player=active)
+
+    def _label_in(self, v: JSONObject, seat: str) -> str:
+        for p in seq_of(v.get("players")):
+            if obj(p).get("seat") == seat:
+                return self.t(f"ui.vm.colour.{txt(obj(p).get('colour'))}")
+        return seat
+
+    def over(self, msg: JSONObject) -> bool:
+        return txt(obj(msg.get("view")).get("phase")) == "ended"
+
+    def announcement(self, msg: JSONObject) -> str:
+        v = obj(msg.get("view"))
+        winners = [self._label_in(v, txt(w)) for w in seq_of(obj(v.get("result")).get("winners"))]
+        return self.t("ui.vm.winner", players=" & ".join(winners)) if winners else ""
+
+    # -- the screen -------------------------------------------------------------------------------
+    def build(self) -> None:
+        if self.recycling is not None and "vm.place" not in self.actions():
+            self.recycling = None
+        top = hbox(self.level_panel(), self.firepower_panel(), self.action_panel(), size_hint_y=None, height=dp(150))
+        self.add_widget(top)
+        self.add_widget(self.cities_row())
+        self.add_widget(self.tally())
+
+    def level_panel(self) -> Widget:
+        v = self.view
+        level = Lbl(str(num(v.get("level"))), size=dp(84), bold=True, halign="center", colour=theme.WARN,
+                    tid="vm.level")
+        box = Panel(Lbl(self.t("ui.vm.level"), size=theme.FONT_SMALL, colour=theme.MUTED, halign="center",
+                        size_hint_y=None, height=dp(20)), level, orientation="vertical", size_hint_x=None,
+                    width=dp(150), padding=dp(4), spacing=0)
+        final = obj(v.get("final_round"))
+        if final.get("triggered"):
+            left = final.get("turns_left")
+            words = self.t("ui.vm.final_now") if left is None else self.t("ui.vm.final_left", turns=num(left))
+            box.add_widget(Lbl(words, size=theme.FONT_SMALL, colour=theme.DANGER, bold=True, halign="center",
+                               wrap=True, tid="vm.final"))
+        return box
+
+    def firepower_panel(self) -> Widget:
+        box = Panel(Lbl(self.t("ui.vm.firepower"), size=theme.FONT_SMALL, colour=theme.MUTED, size_hint_y=None,
+                        height=dp(20)), orientation="vertical", size_hint_x=None, width=dp(176), padding=dp(6),
+                    spacing=dp(2))
+        active = txt(self.view.get("active"))
+        for p in self.players():
+            seat, colour = txt(p.get("seat")), txt(p.get("colour"))
+            now = seat == active and txt(self.view.get("phase")) == "turn"
+            box.add_widget(hbox(
+                Chip("", theme.player_colour(colour), width=dp(14), height=dp(22)),
+                Lbl(self.seat_label(seat), bold=now, one_line=True, colour=theme.TEXT if now else theme.MUTED),
+                Lbl(str(num(p.get("firepower"))), size=theme.FONT_BIG, bold=True, halign="right", size_hint_x=None,
+                    width=dp(34), tid=f"vm.firepower.{seat}"),
+                size_hint_y=None, height=dp(26),
+            ))
+        box.add_widget(Widget())
+        return box
+
+    # the five cities
+    def cities_row(self) -> Widget:
+        v = self.view
+        cities = obj(v.get("cities"))
+        stacks = obj(v.get("stacks"))
+        place = self.actions().get("vm.place")
+        placeable = {txt(c) for c in seq_of(place.get("cities"))} if place and self.can_place_here(place) else set()
+        row = hbox(size_hint_y=None, height=dp(110))
+        for city in CITIES:
+            info = obj(cities.get(city))
+            height = num(stacks.get(city))
+            pips = hbox(spacing=dp(2), size_hint_x=None, width=dp(10) * height + dp(2) * max(0, height - 1))
+            for _ in range(height):
+                pips.add_widget(Chip("", theme.ACCENT, width=dp(10), height=dp(22)))
+            title = hbox(Lbl(self.name("city", city), bold=True, one_line=True), pips,
+                         Lbl(str(height), size=theme.FONT_BIG, bold=True, colour=theme.ACCENT if height else theme.LINE,
+                             halign="right", size_hint_x=None, width=dp(18), tid=f"vm.stack.{city}"),
+                         size_hint_y=None, height=dp(26))
+            standing = {txt(b) for b in seq_of(info.get("standing"))}
+            grid = GridLayout(cols=2, spacing=dp(3), size_hint_y=None, height=dp(46))
+            for building in ("factory", "furnace", "university", "monument"):
+                up = building in standing
+                grid.add_widget(Chip(self.t(f"ui.vm.short.{building}"), theme.PANEL_HI if up else theme.BACKGROUND,
+                                     theme.TEXT if up else theme.LINE, size=dp(14)))
+            mission = info.get("mission")
+            if isinstance(mission, dict):
+                reward = mission.get("reward")
+                words = self.t("ui.vm.mission", reward=reward if isinstance(reward, int) else "?")
+            else:
+                words = self.t("ui.vm.no_mission")
+            children = (title, grid, Lbl(words, size=theme.FONT_SMALL, colour=theme.MUTED, one_line=True,
+                                         size_hint_y=None, height=dp(18)))
+            if city in placeable:
+                card: Widget = TapPanel((lambda c=city: self.place(c)), tid=f"vm.place.{city}", orientation="vertical",
+                                        padding=dp(4), spacing=dp(2))
+            else:
+                card = Panel(orientation="vertical", padding=dp(4), spacing=dp(2))
+                card.tid = f"vm.city.{city}"
+            for child in children:
+                card.add_widget(child)
+            row.add_widget(card)
+        return row
+
+    # players' tallies and the running score
+    def tally(self) -> Widget:
+        grid = autogrid(len(TALLY) + 2, (dp(2), dp(1)), row_force_default=True, row_default_height=dp(27))
+        grid.add_widget(Lbl("", size_hint_x=None, width=dp(150)))
+        for key in (*TALLY, "score"):
+            grid.add_widget(Lbl(self.t(f"ui.vm.tally.{key}"), size=dp(14), colour=theme.MUTED, halign="center",
+                                one_line=True))
+        for p in self.players():
+            seat, colour = txt(p.get("seat")), txt(p.get("colour"))
+            grid.add_widget(hbox(Chip("", theme.player_colour(colour), width=dp(12), height=dp(22)),
+                                 Lbl(self.seat_label(seat), one_line=True), size_hint_x=None, width=dp(150)))
+            values = {
+                "buildings": len(seq_of(p.get("buildings"))),
+                "codex": num(p.get("codex")),
+                "scientists": num(p.get("scientists")),
+                "missions": len(seq_of(p.get("missions"))),
+                "segments": len(seq_of(p.get("segments"))),
+                "chaos_tokens": num(p.get("chaos_tokens")),
+                "score": num(obj(p.get("score")).get("total")),
+            }
+            for key in (*TALLY, "score"):
+                big = key == "score"
+                grid.add_widget(Lbl(str(values[key]), bold=big, halign="center",
+                                    size=theme.FONT_BIG if big else theme.FONT, tid=f"vm.tally.{seat}.{key}"))
+        return scroll(fit_height(vbox(grid)), tid="vm.tally")
+
+    # what to do now
+    def action_panel(self) -> Widget:
+        v = self.view
+        acts = self.actions()
+        phase = txt(v.get("phase"))
+        box = Panel(orientation="vertical", padding=dp(6), spacing=dp(4))
+        if phase == "setup":
+            box.add_widget(Lbl(self.t("ui.vm.start_note"), wrap=True, colour=theme.MUTED))
+            if "vm.start" in acts:
+                box.add_widget(Btn(self.t("ui.vm.start"), lambda: self.send({"kind": "vm.start"}), tid="vm.start",
+                                   colour=theme.GOOD, bold=True))
+            return box
+        if v.get("resolution") is not None:
+            return self.resolution_panel(box, acts)
+        active = txt(v.get("active"))
+        who = self.seat_label(active)
+        place = acts.get("vm.place")
+        if place is not None:
+            return self.place_panel(box, place, who)
+        if "vm.force_resolve" in acts:
+            force = acts["vm.force_resolve"]
+            box.add_widget(Lbl(self.t("ui.vm.force", player=who), wrap=True, bold=True))
+            cities = [txt(c) for c in seq_of(force.get("cities"))]
+            box.add_widget(flow(Btn(self.name("city", c), (lambda c=c: self.send(
+                {"kind": "vm.force_resolve", "seat": active, "city": c})), tid=f"vm.force.{c}", width=dp(110))
+                for c in cities))
+            return box
+        after = [k for k in ("vm.extra_turn", "vm.capture", "vm.end_turn") if k in acts]
+        if after:
+            box.add_widget(Lbl(self.t("ui.vm.after", player=who), wrap=True, bold=True))
+            buttons = hbox(size_hint_y=None, height=theme.TOUCH)
+            if "vm.extra_turn" in acts:
+                buttons.add_widget(Btn(self.t("ui.vm.extra_turn"), lambda: self.send(
+                    {"kind": "vm.extra_turn", "seat": active}), tid="vm.extra_turn", size=theme.FONT_SMALL))
+            if "vm.capture" in acts:
+                buttons.add_widget(Btn(self.t("ui.vm.capture"), lambda: self.capture(acts["vm.capture"], active),
+                                       tid="vm.capture", size=theme.FONT_SMALL))
+            if "vm.end_turn" in acts:
+                buttons.add_widget(Btn(self.t("ui.vm.end_turn"), lambda: self.send(
+                    {"kind": "vm.end_turn", "seat": active}), tid="vm.end_turn", colour=theme.GOOD,
+                    size=theme.FONT_SMALL))
+            box.add_widget(buttons)
+            box.add_widget(Widget())
+            box.add_widget(Lbl(self.last_log(), size=theme.FONT_SMALL, colour=theme.MUTED, wrap=True, tid="vm.last"))
+            return box
+        box.add_widget(Lbl(self.last_log() or self.t("ui.vm.waiting"), wrap=True, colour=theme.MUTED))
+        return box
+
+    def can_place_here(self, place: JSONObject) -> bool:
+        # the touchscreen records a placement without naming the agent (an unidentified agent)
+        return bool(place.get("unidentified")) or self.recycling is not None
+
+    def place_panel(self, box: Panel, place: JSONObject, who: str) -> Widget:
+        if self.recycling is not None:
+            box.add_widget(Lbl(self.t("ui.vm.recycle_where", player=who, agent=self.name("agent", self.recycling)),
+                               wrap=True, bold=True))
+            box.add_widget(Btn(self.t("ui.cancel"), self.cancel_recycle, tid="vm.recycle.cancel", width=dp(140)))
+            return box
+        line = self.t("ui.vm.place", player=who) if place.get("unidentified") else self.t("ui.vm.place_phone",
+                                                                                           player=who)
+        box.add_widget(Lbl(line, wrap=True, bold=True, tid="vm.prompt"))
+        if self.view.get("extra_turn"):
+            box.add_widget(Lbl(self.t("ui.vm.extra_turn_now"), size=theme.FONT_SMALL, colour=theme.WARN, wrap=True))
+        recycle = [txt(a) for a in seq_of(place.get("recycle"))]
+        if recycle:
+            box.add_widget(Lbl(self.t("ui.vm.recycle"), size=theme.FONT_SMALL, colour=theme.MUTED, wrap=True))
+            box.add_widget(flow(Btn(self.name("agent", a), (lambda a=a: self.start_recycle(a)),
+                                    tid=f"vm.recycle.{a}", width=dp(120), size=theme.FONT_SMALL) for a in recycle))
+        box.add_widget(Widget())
+        box.add_widget(Lbl(self.last_log(), size=theme.FONT_SMALL, colour=theme.MUTED, wrap=True, tid="vm.last"))
+        return box
+
+    def start_recycle(self, agent: str) -> None:
+        self.redraw(recycling=agent)
+
+    def cancel_recycle(self) -> None:
+        self.redraw(recycling=None)
+
+    def place(self, city: str) -> None:
+        active = txt(self.view.get("active"))
+        if self.recycling is not None:
+            intent: JSONObject = {"kind": "vm.place", "seat": active, "city": city, "agent": self.recycling,
+                                  "recycle": True}
+            self.recycling = None
+        else:
+            intent = {"kind": "vm.place", "seat": active, "city": city, "agent": None, "recycle": False}
+        self.send(intent)
+
+    def capture(self, action: JSONObject, seat: str) -> None:
+        box = fit_height(vbox(spacing=dp(6)))
+        dialog = Dialog(self.t("ui.vm.capture_which", player=self.seat_label(seat)), scroll(box))
+        dialog.box.children[1].size_hint_y = None
+        dialog.box.children[1].height = dp(250)
+        for pair in seq_of(action.get("buildings")):
+            city, building = (txt(x) for x in seq_of(pair)[:2])
+
+            def chosen(c: str = city, b: str = building) -> None:
+                dialog.dismiss()
+                self.send({"kind": "vm.capture", "seat": seat, "city": c, "building": b})
+
+            box.add_widget(Btn(f"{self.name('city', city)}: {self.name('building', building)}", chosen,
+                               tid=f"vm.capture.{city}.{building}"))
+        dialog.add_button(Btn(self.t("ui.cancel"), dialog.dismiss, tid="confirm.no"))
+        dialog.open()
+
+    # the stack being resolved, step by step
+    def resolution_panel(self, box: Panel, acts: dict[str, JSONObject]) -> Widget:
+        r = obj(self.view.get("resolution"))
+        city = txt(r.get("city"))
+        sequence = hbox(Lbl(self.name("city", city), bold=True, size_hint_x=None, width=dp(100), one_line=True),
+                        size_hint_y=None, height=dp(28), spacing=dp(4))
+        index = num(r.get("index"))
+        for i, a in enumerate(seq_of(r.get("agents"))):
+            a = obj(a)
+            seat = txt(a.get("seat"))
+            agent = a.get("agent")
+            label = self.name("agent", txt(agent)) if isinstance(agent, str) else "?"
+            if a.get("cancelled"):
+                label += " " + self.t("ui.vm.sabotaged")
+            current = i == index
+            chip = Chip(label, theme.player_colour(self.colour_of(seat)), theme.on_player_colour(self.colour_of(seat)),
+                        size=dp(14), bold=current)
+            chip.opacity = 0.55 if a.get("done") else 1.0
+            chip.tid = f"vm.resolve.{i}"
+            sequence.add_widget(chip)
+        box.add_widget(sequence)
+        waiting = obj(r.get("waiting"))
+        kind = txt(waiting.get("kind"))
+        if kind:
+            who = self.seat_label(txt(waiting.get("seat")))
+            box.add_widget(Lbl(f"{who}: {self.t(f'vm.waiting.{kind}')}", wrap=True, bold=True, size=theme.FONT_SMALL,
+                               tid="vm.question"))
+        answers: list[Btn] = []
+
+        def answer(label: str, intent: JSONObject, tid: str, colour: Any = theme.BUTTON) -> None:
+            answers.append(Btn(label, (lambda i=intent: self.send(i)), tid=tid, size=theme.FONT_SMALL,
+                               height=theme.TOUCH_SMALL, colour=colour))
+
+        if "vm.reveal" in acts:
+            for agent in seq_of(acts["vm.reveal"].get("agents")):
+                a = txt(agent)
+                answer(self.name("agent", a), {"kind": "vm.reveal", "agent": a}, f"vm.reveal.{a}")
+        if "vm.choose_building" in acts:
+            for building in seq_of(acts["vm.choose_building"].get("buildings")):
+                b = building if isinstance(building, str) else None
+                label = self.name("building", b) if b else self.t("ui.vm.no_building")
+                answer(label, {"kind": "vm.choose_building", "building": b}, f"vm.building.{b or 'none'}")
+        if "vm.henchman" in acts:
+            if acts["vm.henchman"].get("reward_needed"):
+                for reward in (2, 3, 4):  # the mission card's printed reward, asked only when unknown
+                    answer(self.t("ui.vm.met_reward", reward=reward),
+                           {"kind": "vm.henchman", "met": True, "reward": reward, "label": None},
+                           f"vm.henchman.yes.{reward}", theme.GOOD)
+            else:
+                answer(self.t("ui.vm.met"), {"kind": "vm.henchman", "met": True, "reward": None, "label": None},
+                       "vm.henchman.yes", theme.GOOD)
+            answer(self.t("ui.vm.not_met"), {"kind": "vm.henchman", "met": False, "reward": None, "label": None},
+                   "vm.henchman.no")
+        if "vm.engineer_done" in acts:
+            answers.append(Btn(self.t("ui.vm.adjust"), self.adjust_dialog, tid="vm.engineer.adjust",
+                               size=theme.FONT_SMALL, height=theme.TOUCH_SMALL))
+            answer(self.t("ui.vm.engineer_done"), {"kind": "vm.engineer_done"}, "vm.engineer_done", theme.GOOD)
+        if answers:
+            grid = autogrid(min(5, len(answers)), dp(4))
+            for btn in answers:
+                grid.add_widget(btn)
+            box.add_widget(grid)
+        elif kind:
+            box.add_widget(Lbl(self.t("ui.vm.on_phone"), size=theme.FONT_SMALL, colour=theme.MUTED, wrap=True))
+        box.add_widget(Widget())
+        return box
+
+    def last_log(self) -> str:
+        lines = seq_of(self.view.get("log"))
+        return self.log_text(obj(lines[-1])) if lines else ""
+
+    def log_text(self, line: JSONObject) -> str:
+        detail = txt(line.get("detail"))
+        what = txt(line.get("what"))
+        if what == "vm.log.agent" and ":" in detail:
+            agent, outcome = detail.split(":", 1)
+            detail = f"{self.name('agent', agent)} – {self.t(f'ui.vm.outcome.{outcome}')}"
+        elif what in ("vm.log.captured",):
+            detail = self.name("building", detail)
+        elif what == "vm.log.recycled":
+            detail = self.name("agent", detail)
+        elif what == "vm.log.ended":
+            detail = ", ".join(self.seat_label(s) for s in detail.split(",") if s)
+        seat = txt(line.get("seat"))
+        city = txt(line.get("city"))
+        return self.t(what, seat=self.seat_label(seat) if seat else "", city=self.name("city", city) if city else "",
+                      detail=detail)
+
+    # -- table options: corrections, segments, missions ----------------------------------------------
+    def options(self) -> list[tuple[str, Callable[[], object], str]]:
+        acts = self.actions()
+        out: list[tuple[str, Callable[[], object], str]] = []
+        if "vm.record_segment" in acts:
+            out.append((self.t("ui.vm.segment"), self.segment_dialog, "vm.options.segment"))
+        if "vm.adjust" in acts:
+            out.append((self.t("ui.vm.adjust"), self.adjust_dialog, "vm.options.adjust"))
+        if "vm.set_mission" in acts:
+            out.append((self.t("ui.vm.set_mission"), self.mission_dialog, "vm.options.mission"))
+        out.append((self.t("ui.vm.show_log"), self.log_dialog, "vm.options.log"))
+        return out
+
+    def _form(self, title: str, body: Widget, ok: Callable[[], object], tid: str) -> Dialog:
+        dialog = Dialog(title, body, width=dp(640))
+
+        def confirm_form() -> None:
+            dialog.dismiss()
+            ok()
+
+        dialog.add_button(Btn(self.t("ui.cancel"), dialog.dismiss, tid="confirm.no"))
+        dialog.add_button(Btn(self.t("ui.ok"), confirm_form, tid=f"{tid}.ok", colour=theme.GOOD))
+        dialog.open()
+        return dialog
+
+    def seat_choice(self, seats: list[str], value: str, on: Callable[[Any], object], tid: str) -> Choice:
+        return Choice([(s, self.seat_label(s)) for s in seats], value, on, tid=tid)
+
+    def segment_dialog(self) -> None:
+        seats = [txt(s) for s in seq_of(self.actions().get("vm.record_segment", {}).get("seats"))]
+        if not seats:
+            return
+        form: dict[str, Any] = {"seat": seats[0], "chaos": 0, "unlock": "none", "bolts": 0, "copper": 0}
+
+        def setter(key: str) -> Callable[[Any], None]:
+            return lambda value: form.__setitem__(key, value)
+
+        body = fit_height(vbox(spacing=dp(6)))
+        body.add_widget(self.seat_choice(seats, form["seat"], setter("seat"), "vm.segment.seat"))
+        for key, high in (("chaos", 20), ("bolts", 12), ("copper", 12)):
+            body.add_widget(hbox(Lbl(self.t(f"ui.vm.segment.{key}")), Stepper(0, 0, high, setter(key),
+                                                                              tid=f"vm.segment.{key}"),
+                                 size_hint_y=None, height=theme.TOUCH))
+        body.add_widget(Choice([(u, self.t(f"ui.vm.unlock.{u}")) for u in UNLOCKS], "none", setter("unlock"),
+                               tid="vm.segment.unlock"))
+        self._form(self.t("ui.vm.segment"), body, lambda: self.send({"kind": "vm.record_segment", **form,
+                                                                     "label": ""}), "vm.segment")
+
+    def adjust_dialog(self) -> None:
+        action = self.actions().get("vm.adjust", {})
+        counters = [txt(c) for c in seq_of(action.get("counters"))]
+        fixed = action.get("seat")
+        seats = [fixed] if isinstance(fixed, str) else [txt(p.get("seat")) for p in self.players()]
+        if not counters:
+            return
+        form: dict[str, Any] = {"seat": seats[0], "counter": counters[0], "delta": 1}
+        body = fit_height(vbox(spacing=dp(6)))
+        body.add_widget(self.seat_choice(seats, form["seat"], lambda v: form.__setitem__("seat", v), "vm.adjust.seat"))
+        body.add_widget(Choice([(c, self.t(f"ui.vm.counter.{c}")) for c in counters], form["counter"],
+                               lambda v: form.__setitem__("counter", v), tid="vm.adjust.counter", cols=4))
+        body.add_widget(Choice([(-1, "−1"), (1, "+1")], 1, lambda v: form.__setitem__("delta", v),
+                               tid="vm.adjust.delta"))
+
+        def send() -> None:
+            seat = None if form["counter"] == "level" else form["seat"]
+            self.send({"kind": "vm.adjust", "counter": form["counter"], "delta": form["delta"], "seat": seat,
+                       "value": None})
+
+        self._form(self.t("ui.vm.adjust"), body, send, "vm.adjust")
+
+    def mission_dialog(self) -> None:
+        cities = [txt(c) for c in seq_of(self.actions().get("vm.set_mission", {}).get("cities"))]
+        if not cities:
+            return
+        form: dict[str, Any] = {"city": cities[0], "reward": 2}
+        body = fit_height(vbox(spacing=dp(6)))
+        body.add_widget(Choice([(c, self.name("city", c)) for c in cities], cities[0],
+                               lambda v: form.__setitem__("city", v), tid="vm.mission.city"))
+        body.add_widget(Choice([(2, "2"), (3, "3"), (4, "4")], 2, lambda v: form.__setitem__("reward", v),
+                               tid="vm.mission.reward"))
+        self._form(self.t("ui.vm.set_mission"), body,
+                   lambda: self.send({"kind": "vm.set_mission", "city": form["city"], "reward": form["reward"],
+                                      "label": ""}), "vm.mission")
+
+    def log_dialog(self) -> None:
+        lines = [self.log_text(obj(line)) for line in seq_of(self.view.get("log"))]
+        body = fit_height(vbox(*(Lbl(line, wrap=True, size=theme.FONT_SMALL) for line in reversed(lines)),
+                               spacing=dp(4)))
+        view = scroll(body)
+        view.size_hint_y = None
+        view.height = dp(260)
+        dialog = Dialog(self.t("ui.vm.show_log"), view, width=dp(680))
+        dialog.add_button(Btn(self.t("ui.close"), dialog.dismiss, tid="confirm.no"))
+        dialog.open()
+
+    # -- the end ----------------------------------------------------------------------------------
+    def end_body(self, msg: JSONObject) -> Widget:
+        self.msg = msg
+        v = obj(msg.get("view"))
+        result = obj(v.get("result"))
+        places = obj(result.get("places"))
+        headline = self.announcement(msg) or self.t("ui.end.over")
+        box = vbox(Panel(Lbl(headline, size=theme.FONT_TITLE, bold=True, halign="center", tid="end.headline"),
+                         colour=theme.GOOD, size_hint_y=None, height=dp(64)))
+        parts = ("segments", "buildings", "missions", "chaos_tokens", "codex", "total")
+        grid = autogrid(len(parts) + 2, dp(2), row_force_default=True,
+            row_default_height=dp(40))
+        grid.add_widget(Lbl("", size_hint_x=None, width=dp(60)))
+        grid.add_widget(Lbl("", size_hint_x=None, width=dp(150)))
+        for part in parts:
+            grid.add_widget(Lbl(self.t(f"ui.vm.score.{part}"), size=dp(14), colour=theme.MUTED, halign="center",
+                                one_line=True))
+        players = sorted((obj(p) for p in seq_of(v.get("players"))),
+                         key=lambda p: num(places.get(txt(p.get("seat"))), 9))
+        for p in players:
+            seat = txt(p.get("seat"))
+            score = obj(p.get("score"))
+            grid.add_widget(Lbl(f"{num(places.get(seat))}.", size=theme.FONT_BIG, bold=True, halign="center",
+                                size_hint_x=None, width=dp(60)))
+            grid.add_widget(hbox(Chip("", theme.player_colour(txt(p.get("colour"))), width=dp(14), height=dp(26)),
+                                 Lbl(self._label_in(v, seat), bold=True, one_line=True), size_hint_x=None,
+                                 width=dp(150)))
+            for part in parts:
+                grid.add_widget(Lbl(str(num(score.get(part))), halign="center",
+                                    size=theme.FONT_TITLE if part == "total" else theme.FONT, bold=part == "total",
+                                    tid=f"end.score.{seat}.{part}"))
+        box.add_widget(Panel(grid, Widget(), orientation="vertical"))
+        return box
+
+
+class SetupForm(base.SetupForm):
+    def __init__(self, app: Any, **kwargs: Any) -> None:
+        ctl = app.ctl
+        self.count = 3
+        self.colours = list(COLOURS)
+        self.machines = [1, 2, 3, 4]
+        self.first = 0
+        self.gunner = str(ctl.pref(PREF_VM_GUNNER, ">="))
+        self.city_loot = bool(ctl.pref(PREF_VM_CITY_LOOT, False))
+        self.level: int | None = None
+        self.level_touched = False
+        super().__init__(app, **kwargs)
+
+    def known_level(self) -> int | None:
+        value = self.ctl.pref(PREF_VM_START_LEVEL.format(players=self.count))
+        return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+    def _set(self, name: str, rebuild: bool = True) -> Callable[[Any], None]:
+        def set_value(value: Any) -> None:
+            setattr(self, name, value)
+            if name == "count":
+                self.level, self.level_touched = None, False
+                self.first = min(self.first, value - 1)
+            if rebuild:
+                self.rebuild()
+
+        return set_value
+
+    def build(self) -> None:
+        self.add_widget(self.row(self.t("ui.vm.setup.players"),
+                                 Choice([(n, str(n)) for n in (2, 3, 4)], self.count, self._set("count"),
+                                        tid="setup.vm.players")))
+        for i in range(self.count):
+            def colour(value: Any, i: int = i) -> None:
+                self.colours[i] = str(value)
+                self.rebuild()
+
+            def machine(value: int, i: int = i) -> None:
+                self.machines[i] = value
+
+            self.add_widget(Panel(
+                hbox(Lbl(self.t("ui.vm.setup.player", n=i + 1), bold=True),
+                     Lbl(self.t("ui.vm.setup.machine"), colour=theme.MUTED, halign="right"),
+                     Stepper(self.machines[i], 1, 6, machine, tid=f"setup.vm.machine.{i + 1}"),
+                     size_hint_y=None, height=theme.TOUCH),
+                Choice([(c, self.t(f"ui.vm.colour.{c}")) for c in COLOURS], self.colours[i], colour,
+                       tid=f"setup.vm.colour.{i + 1}"),
+                orientation="vertical", size_hint_y=None, height=2 * theme.TOUCH + theme.GAP + 2 * theme.PAD,
+            ))
+        self.add_widget(self.row(self.t("ui.vm.setup.first"),
+                                 Choice([(i, self.t(f"ui.vm.colour.{self.colours[i]}")) for i in range(self.count)],
+                                        self.first, self._set("first", rebuild=False), tid="setup.vm.first")))
+        known = self.known_level()
+        if self.level is None:
+            self.level = known if known is not None else 0
+
+        def level(value: int) -> None:
+            self.level = value
+            self.level_touched = True
+
+        note = self.t("ui.vm.setup.level_known") if known is not None else self.t("ui.vm.setup.level_unknown",
+                                                                                  players=self.count)
+        self.add_widget(self.row(self.t("ui.vm.setup.level", players=self.count),
+                                 hbox(Stepper(self.level, 0, 11, level, tid="setup.vm.level"), Widget(),
+                                      size_hint_y=None, height=theme.TOUCH), note))
+        self.add_widget(self.row(self.t("ui.settings.vm.gunner"),
+                                 Choice([(">=", self.t("ui.settings.vm.gunner_ge")),
+                                         (">", self.t("ui.settings.vm.gunner_gt"))], self.gunner,
+                                        self._set("gunner", rebuild=False), tid="setup.vm.gunner")))
+        on_off = [(False, self.t("ui.off")), (True, self.t("ui.on"))]
+        self.add_widget(self.row(self.t("ui.settings.vm.city_loot"),
+                                 Choice(on_off, self.city_loot, self._set("city_loot", rebuild=False),
+                                        tid="setup.vm.city_loot")))
+        self.add_widget(spacer(height=dp(10)))
+
+    def problem(self) -> str:
+        if self.known_level() is None and not self.level_touched:
+            return self.t("ui.vm.setup.level_missing", players=self.count)
+        colours = self.colours[: self.count]
+        if len(set(colours)) != len(colours):
+            return self.t("ui.vm.setup.same_colour")
+        machines = self.machines[: self.count]
+        if len(set(machines)) != len(machines):
+            return self.t("ui.vm.setup.same_machine")
+        return ""
+
+    def setup(self) -> JSONObject:
+        players: list[JSON] = [
+            {"seat": f"p{i + 1}", "colour": self.colours[i], "machine": self.machines[i]} for i in range(self.count)
+        ]
+        return {
+            "players": players,
+            "secret_service_start": self.level if self.level is not None else 0,
+            "gunner_rule": self.gunner,
+            "capture_city_loot": self.city_loot,
+            "first_player": f"p{self.first + 1}",
+        }
+
+    def remember(self) -> None:
+        if self.level_touched and self.level is not None:
+            self.app.run(self.ctl.set_pref(PREF_VM_START_LEVEL.format(players=self.count), self.level))
+

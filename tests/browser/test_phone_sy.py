@@ -26,8 +26,8 @@ async def seq_of(page: Page) -> int:
 async def confirm_and_wait(page: Page, table_seq: int) -> None:
     """Tap confirm; the page must show the action as pending until the Pi confirms it."""
     await page.click("[data-action=confirm]")
-    await page.wait_for_function("(s) => C.state && C.state.seq > s", arg=table_seq, timeout=10_000)
-    await page.wait_for_selector("#notice.info", timeout=10_000)
+    await page.wait_for_function("(s) => C.state && C.state.seq > s", arg=table_seq, timeout=30_000)
+    await page.wait_for_selector("#notice.info", timeout=30_000)
 
 
 @pytest.mark.slow
@@ -45,7 +45,7 @@ def test_mister_x_and_a_detective_play_rounds_in_chromium(tmp_path: Path) -> Non
             await x_page.goto(f"{r.base}/s/{tokens['mrx']}")
             await d_page.goto(f"{r.base}/s/{tokens['d1']}")
             for page in (x_page, d_page):
-                await page.wait_for_selector("#status.connected", timeout=15_000)
+                await page.wait_for_selector("#status.connected", timeout=30_000)
 
             for rnd in range(1, 5):
                 state = game.state

@@ -38,6 +38,16 @@ class Rig:
         assert self.table.current is not None
         return {link.seat: link.token for link in self.links.ensure(self.table.current.header.id, seats)}
 
+    async def connect_all(self, seats: list[str]) -> dict[str, Phone]:
+        """A phone on every seat (and e.g. the table link), each welcomed and holding the state."""
+        tokens = self.tokens(seats)
+        phones: dict[str, Phone] = {}
+        for seat in seats:
+            phones[seat] = await self.phone(tokens[seat])
+            assert (await phones[seat].recv())["type"] == "welcome"
+            await phones[seat].until("state")
+        return phones
+
     async def phone(self, token: str, device: str | None = None) -> Phone:
         ws = await self.session.ws_connect(self.base + "/ws")
         phone = Phone(ws, device or secrets.token_hex(32))
@@ -57,7 +67,7 @@ class Phone:
     async def send(self, message: Any) -> None:
         await self.ws.send_str(message if isinstance(message, str) else json.dumps(message))
 
-    async def recv(self, timeout: float = 10.0) -> JSONObject:
+    async def recv(self, timeout: float = 30.0) -> JSONObject:
         msg = await self.ws.receive(timeout=timeout)
         if msg.type != aiohttp.WSMsgType.TEXT:
             return {"type": f"<{msg.type.name}>"}
@@ -65,7 +75,7 @@ class Phone:
         data: JSONObject = json.loads(msg.data)
         return data
 
-    async def until(self, kind: str, timeout: float = 10.0, **match: Any) -> JSONObject:
+    async def until(self, kind: str, timeout: float = 30.0, **match: Any) -> JSONObject:
         """Read messages until one of type ``kind`` (matching ``match``) arrives."""
         loop = asyncio.get_running_loop()
         end = loop.time() + timeout

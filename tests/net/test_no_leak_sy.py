@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from harness import Phone, rig
+from harness import rig
 
 from companion.app.seats import TABLE_SEAT
 from companion.core import Game, encode
@@ -69,12 +69,7 @@ def test_no_detective_or_table_connection_ever_sees_mister_x(tmp_path: Path, see
             game = r.table.game
             assert game is not None
             seats = [*game.rules.seats(game.state), TABLE_SEAT]
-            tokens = r.tokens(seats)
-            phones: dict[str, Phone] = {}
-            for seat in seats:
-                phones[seat] = await r.phone(tokens[seat])
-                assert (await phones[seat].recv())["type"] == "welcome"
-                await phones[seat].until("state")
+            phones = await r.connect_all(seats)
             rng = random.Random(seed)
             actions = 0
             while game.outcome() is None and actions < 400:

@@ -109,12 +109,7 @@ async def play(tmp_path: Path, players: int, seed: int) -> tuple[int, int]:
         game = r.table.game
         assert game is not None
         clients = [*game.rules.seats(game.state), TABLE_SEAT]
-        tokens = r.tokens(clients)
-        phones: dict[str, Phone] = {}
-        for client in clients:
-            phones[client] = await r.phone(tokens[client])
-            assert (await phones[client].recv())["type"] == "welcome"
-            await phones[client].until("state")
+        phones = await r.connect_all(clients)
         rng = random.Random(seed)
         states = {game.seq: game.state}
         actions = 0

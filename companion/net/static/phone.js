@@ -18,6 +18,7 @@ const C = (() => {
   let nextId = 1;
   let pending = null;        // {id, label} while an intent waits for the Pi
   let state = null;          // the latest {type:"state", ...}
+  let mySeat = null;         // the seat id from the welcome ("@table" for the table link)
   let ui = {};               // per-screen choices (selected figure, ...), kept across re-renders
   let reconnectTimer = null;
 
@@ -108,6 +109,7 @@ const C = (() => {
     switch (msg.type) {
       case "welcome":
         retry = 0;
+        mySeat = msg.seat;
         if (msg.lang !== lang || !Object.keys(texts).length) await loadTexts(msg.lang);
         setStatus("connected");
         notice(null);
@@ -155,7 +157,7 @@ const C = (() => {
     if (state.can_undo) {
       screen.append(el("section", {}, el("button", {
         onclick: () => send({ kind: "core.undo" }, "undo"), disabled: !!pending, "data-action": "undo",
-      }, t("phone.undo"))));
+      }, t(mySeat === "@table" ? "phone.undo_table" : "phone.undo"))));
     }
     main.replaceChildren(screen);
   }

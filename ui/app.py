@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.app.config import Config
+from companion.core.errors import CompanionError
 
 log = logging.getLogger(__name__)
 WIDTH, HEIGHT = 800, 480
@@ -95,6 +96,16 @@ async def run(config: Config) -> int:
         except OSError as again:
             ctl.phones.problem = str(again)
 
+    inputs: Any = None
+    try:  # buttons, lights and tag readers from [hardware]: real on a Pi, simulated twins elsewhere
+        from companion.app.inputs import HardwareInputs
+
+        inputs = HardwareInputs.open(table, config, language=lambda: ctl.lang)
+    except Exception as exc:  # a broken [hardware] section must not keep the touchscreen dark
+        log.exception("hardware could not start")
+        ctl.hardware_problem = ctl.error(exc) if isinstance(exc, CompanionError) else f"{type(exc).__name__}: {exc}"
+    ctl.inputs = inputs
+
     from ui.shell import CompanionApp  # imports Kivy: after prepare_kivy()
 
     app = CompanionApp(ctl)
@@ -114,6 +125,8 @@ async def run(config: Config) -> int:
         if control is not None:
             control.close()
         await app.shutdown()
+        if inputs is not None:
+            await inputs.aclose()
         if runner is not None:
             await runner.cleanup()
         await table.stop()

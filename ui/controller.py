@@ -11,6 +11,7 @@ import asyncio
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from companion.app.config import LANGUAGES, Config
 from companion.app.i18n import error_text, text
@@ -55,6 +56,8 @@ class Controller:
         self.prefs: dict[str, JSON] = {}
         self.phones = Phones(None, 0, phone_address(config.public_address))
         self.language_changed: list[Callable[[], None]] = []
+        self.inputs: Any = None  # companion.app.inputs.HardwareInputs, when the box's hardware runs
+        self.hardware_problem = ""
 
     async def load(self) -> None:
         self.prefs = await asyncio.to_thread(self.store.preferences)
@@ -88,7 +91,12 @@ class Controller:
         return self.table.current.header.id if self.table.current else None
 
     async def submit(self, intent: JSONObject, seq: int) -> Ack:
-        """Send an intent the screen built from ``legal``, against the state it shows."""
+        """Send an intent the screen built from ``legal``, against the state it shows.
+
+        What the hardware knows and the screen must not show is filled in first (a Victorian
+        Masterminds agent disc scanned for the next placement)."""
+        if self.inputs is not None:
+            intent = self.inputs.router.complete_intent(intent)
         return await self.table.submit_json({"seq": seq, "intent": intent}, TABLE)
 
     async def new_game(self, rules: str, setup: JSONObject, title: str) -> int:

@@ -1,20 +1,93 @@
-"""HOOK: the simulated hardware panel (diagnostics screen).
+"""The box's buttons and tag readers on the diagnostics screen — and, when they are the simulated
+twins (off a Pi, or ``mode = "simulated"``), a panel to *press* buttons and *hold* tags on readers.
 
-Filled in once ``hardware/`` offers its simulated twins to the app; until then it says so.
+The twins are ``hardware/``'s own (gpiozero mock pins, simulated reader modules speaking the real
+byte protocols), so a press here travels the same way as a finger on a real arcade button:
+pin → debouncer → hardware event → ``companion.app.inputs`` → bindings → the table.
+Keyboard: F1…F9 press the configured buttons in order, Shift+F… holds them (``ui/shell.py``).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from kivy.clock import Clock
+from kivy.metrics import dp
 from kivy.uix.widget import Widget
 
 from ui import theme
-from ui.widgets import Lbl, Panel
+from ui.widgets import Btn, Lbl, Panel, fit_height, flow, hbox, vbox
+
+TAG_BUTTONS = 12  # enrolled tags offered per simulated reader
+
+
+def press_button(app: Any, name: str, hold: bool = False) -> None:
+    """Press a simulated button (and let go: at once, or after its long-press time)."""
+    inputs = app.ctl.inputs
+    if inputs is None:
+        return
+    hw = inputs.hardware
+    spec = next((b for b in hw.config.buttons if b.name == name), None)
+    hold_ms = (spec.hold_ms if spec is not None and spec.hold_ms is not None else hw.config.hold_ms) or 1000
+    hw.press(name)
+    Clock.schedule_once(lambda _dt: hw.release(name), (hold_ms + 250) / 1000 if hold else 0.12)
 
 
 def hardware_panel(app: Any) -> Widget:
-    panel = Panel(orientation="vertical", size_hint_y=None, height=theme.TOUCH * 2)
-    panel.add_widget(Lbl(app.ctl.t("ui.hw.title"), bold=True))
-    panel.add_widget(Lbl(app.ctl.t("ui.hw.none"), colour=theme.MUTED, wrap=True))
-    return panel
+    ctl = app.ctl
+    t = ctl.t
+    box = fit_height(Panel(orientation="vertical", padding=dp(8), spacing=dp(6)))
+    inputs = ctl.inputs
+    if inputs is None:
+        box.add_widget(Lbl(t("ui.hw.title"), bold=True, size_hint_y=None, height=dp(28)))
+        problem = ctl.hardware_problem
+        box.add_widget(Lbl(t("ui.hw.problem", problem=problem) if problem else t("ui.hw.none"),
+                           colour=theme.DANGER if problem else theme.MUTED, wrap=True))
+        return box
+    hw = inputs.hardware
+    router = inputs.router
+    box.add_widget(Lbl(t("ui.hw.mode", mode=hw.mode), bold=True, size_hint_y=None, height=dp(28), tid="hw.mode"))
+    states = hw.buttons.states() if hw.buttons is not None else []
+    if not states and not hw.readers:
+        box.add_widget(Lbl(t("ui.hw.none"), colour=theme.MUTED, wrap=True))
+    simulated = hw.simulated_pins
+    for state in states:
+        row = hbox(Lbl(f"{state.name} · {state.role} · GPIO{state.pin}", one_line=True), size_hint_y=None,
+                   height=theme.TOUCH)
+        if simulated:
+            row.add_widget(Btn(t("ui.hw.press"), (lambda n=state.name: press_button(app, n)),
+                               tid=f"hw.press.{state.name}", width=dp(110)))
+            row.add_widget(Btn(t("ui.hw.hold"), (lambda n=state.name: press_button(app, n, hold=True)),
+                               tid=f"hw.hold.{state.name}", width=dp(110)))
+        box.add_widget(row)
+    if simulated and states:
+        box.add_widget(Lbl(t("ui.hw.keys"), size=theme.FONT_SMALL, colour=theme.MUTED, wrap=True))
+    tags = router.tags.items()
+    for name, reader in hw.readers.items():
+        info = reader.info()
+        seen = f" · {info.last_uid}" if info.last_uid else ""
+        box.add_widget(Lbl(f"{name} · {info.type} · {info.port} · {info.status}{seen}", one_line=True,
+                           size_hint_y=None, height=dp(26), tid=f"hw.reader.{name}"))
+        device = hw.simulators.get(name)
+        if device is None:
+            continue
+        if not tags:
+            box.add_widget(Lbl(t("ui.hw.no_tags"), size=theme.FONT_SMALL, colour=theme.MUTED, wrap=True))
+        buttons = [
+            Btn(piece.title, (lambda u=uid, d=device: d.place(u)), tid=f"hw.tag.{name}.{uid}", width=dp(150),
+                size=theme.FONT_SMALL)
+            for uid, piece in tags[:TAG_BUTTONS]
+        ]
+        buttons.append(Btn(t("ui.hw.remove"), device.remove, tid=f"hw.remove.{name}", width=dp(150),
+                           size=theme.FONT_SMALL))
+        box.add_widget(flow(buttons))
+    recent = list(router.recent)[-5:]
+    if recent:
+        box.add_widget(Lbl(t("ui.hw.recent"), colour=theme.MUTED, size_hint_y=None, height=dp(22)))
+        lines = vbox(size_hint_y=None)
+        for entry in reversed(recent):
+            words = " · ".join(str(entry[k]) for k in ("input", "outcome", "code") if entry.get(k))
+            lines.add_widget(Lbl(f"{entry.get('source', '')}: {words}", size=theme.FONT_SMALL, wrap=True))
+        lines.bind(minimum_height=lines.setter("height"))
+        box.add_widget(lines)
+    return box

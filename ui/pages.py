@@ -285,6 +285,24 @@ class SettingsScreen(Page):
 class DiagnosticsScreen(Page):
     name = "diagnostics"
 
+    def __init__(self, app: Any, **kwargs: Any) -> None:
+        super().__init__(app, **kwargs)
+        self._unwatch: Any = None
+        from kivy.clock import Clock
+
+        self._redraw = Clock.create_trigger(lambda _dt: self.refresh(), 0.1)
+
+    def on_enter(self, *args: Any) -> None:
+        """Live while shown: every hardware event (a press, a tag) redraws the panel."""
+        inputs = self.ctl.inputs
+        if inputs is not None and self._unwatch is None:
+            self._unwatch = inputs.router.watch(lambda _event: self._redraw())
+
+    def on_leave(self, *args: Any) -> None:
+        if self._unwatch is not None:
+            self._unwatch()
+            self._unwatch = None
+
     def title(self) -> str:
         return self.t("ui.diag.title")
 
@@ -308,10 +326,10 @@ class DiagnosticsScreen(Page):
              f" · {platform.machine()}"),
         ]
         box = fit_height(vbox(spacing=dp(4), padding=(dp(4), dp(4), dp(14), dp(4))))
+        box.add_widget(hardware_panel(self.app))
         for label, value in rows:
             row = hbox(Lbl(label, colour=theme.MUTED, size_hint_x=0.32, wrap=True),
                        Lbl(value, wrap=True, size_hint_x=0.68), size_hint_y=None, padding=(0, dp(6)))
             row.bind(minimum_height=row.setter("height"))
             box.add_widget(row)
-        box.add_widget(hardware_panel(self.app))
         return scroll(box, tid="diagnostics.list")

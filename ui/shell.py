@@ -40,6 +40,7 @@ class CompanionApp(App):
         self.message: JSONObject = {"type": "no_game"}
         self._tasks: set[asyncio.Task[Any]] = set()
         self._subscription: Any = None
+        self._stop_inputs: Any = None
         self.rendered_seq = -1
         self.rendered_frame = -1
         self._started = False
@@ -70,6 +71,9 @@ class CompanionApp(App):
         if server is not None:
             server.on_claim(self.on_claim)
         self._subscription = self.ctl.table.subscribe(TABLE, self.on_message)
+        if self.ctl.inputs is not None:
+            self._stop_inputs = self.ctl.inputs.router.listen(self.on_input)
+            Window.bind(on_key_down=self.on_key)
         self._started = True
         remembered = self.ctl.pref(PREF_SCREEN)
         if self.message.get("type") == "state":
@@ -83,6 +87,8 @@ class CompanionApp(App):
     async def shutdown(self) -> None:
         if self._subscription is not None:
             self._subscription.close()
+        if self._stop_inputs is not None:
+            self._stop_inputs()
         for task in list(self._tasks):
             task.cancel()
 
@@ -139,6 +145,39 @@ class CompanionApp(App):
                     self.toast.show(announcement, "good", 8.0)
         elif was_over and not game_page.over(message) and self.screen == "end":
             self.go("game")
+
+    # -- the box's buttons and tag readers (companion.app.inputs) ---------------------------------
+    def on_input(self, message: JSONObject) -> None:
+        kind = message.get("type")
+        view = self.pages["game"].view
+        if kind == "notice":
+            level = message.get("level")
+            self.toast.show(str(message.get("text", "")), "info" if level == "info" else "error")
+        elif kind == "selection" and view is not None:
+            selection = message.get("selection")
+            view.on_selection(selection if isinstance(selection, dict) else None)
+        elif kind == "agents" and view is not None:
+            seats = message.get("seats")
+            view.on_agents([str(s) for s in seats] if isinstance(seats, list) else [])
+        elif kind == "button" and message.get("role") == "confirm":
+            from ui.widgets import Dialog
+
+            dialogs = [w for w in Window.children if isinstance(w, Dialog)]
+            if dialogs and dialogs[0].default is not None:
+                dialogs[0].default()
+
+    def on_key(self, _window: Any, key: int, _scancode: int, _text: str | None, modifiers: list[str]) -> bool:
+        """F1…F9 press the simulated box's buttons in configuration order (Shift: a long press)."""
+        from ui.hardware_panel import press_button
+
+        if 282 <= key <= 290 and self.ctl.inputs is not None:  # F1..F9
+            hw = self.ctl.inputs.hardware
+            names = [b.name for b in hw.config.buttons]
+            index = key - 282
+            if index < len(names) and hw.simulated_pins:
+                press_button(self, names[index], hold="shift" in modifiers)
+                return True
+        return False
 
     def on_claim(self, game_id: int, seat: str) -> None:
         self.pages["seats"].claimed(game_id, seat)

@@ -365,6 +365,7 @@ class Dialog(ModalView):
             self.box.add_widget(body)
         self.buttons = hbox(size_hint_y=None, height=theme.TOUCH)
         self.box.add_widget(self.buttons)
+        self.default: Callable[[], object] | None = None  # what the box's "confirm" button does
         self.add_widget(self.box)
         self.box.bind(minimum_height=lambda *_: setattr(self, "height", self.box.minimum_height))
 
@@ -389,6 +390,7 @@ def confirm(
         if ok:
             on_yes()
 
+    dialog.default = lambda: answer(True)
     dialog.add_button(Btn(no, lambda: answer(False), tid="confirm.no"))
     dialog.add_button(Btn(yes, lambda: answer(True), tid="confirm.yes", colour=theme.DANGER if danger else theme.GOOD))
     dialog.open()

@@ -106,6 +106,13 @@ class TableView(BoxLayout):
         """Table options offered under the header's "Options" button: (label, action, tid)."""
         return []
 
+    # the box's tag readers (companion.app.inputs): a piece was put on a reader
+    def on_selection(self, selection: JSONObject | None) -> None:
+        """A piece selected something (e.g. a Scotland Yard pawn: that figure)."""
+
+    def on_agents(self, seats: list[str]) -> None:
+        """Victorian Masterminds: the seats whose next agent was scanned (never which agent)."""
+
 
 class SetupForm(BoxLayout):
     """The choices before a game starts; ``setup()`` is the game's setup config JSON."""

@@ -255,6 +255,11 @@ class TableView(base.TableView):
     def unselect(self) -> None:
         self.redraw(selected=None)
 
+    def on_selection(self, selection: JSONObject | None) -> None:
+        """A pawn put on a reader selects its figure: its destinations show at once."""
+        figure = selection.get("figure") if selection and selection.get("game") == self.game else None
+        self.redraw(selected=figure if isinstance(figure, str) and figure in self.moves() else None)
+
     def destinations(self, figure: str) -> Widget:
         options = obj(self.moves().get(figure))
         station = next((obj(f).get("station") for f in seq_of(self.view.get("figures"))

@@ -51,6 +51,10 @@ class TableView(base.TableView):
     def __init__(self, app: Any, **kwargs: Any) -> None:
         super().__init__(app, **kwargs)
         self.recycling: str | None = None  # a discard agent chosen for recycling; next: the city
+        self.scanned: list[str] = []  # seats whose next agent disc was scanned on a reader
+
+    def on_agents(self, seats: list[str]) -> None:
+        self.redraw(scanned=seats)
 
     # -- reading the snapshot -----------------------------------------------------------------------
     def actions(self) -> dict[str, JSONObject]:
@@ -268,8 +272,12 @@ class TableView(base.TableView):
                                wrap=True, bold=True))
             box.add_widget(Btn(self.t("ui.cancel"), self.cancel_recycle, tid="vm.recycle.cancel", width=dp(140)))
             return box
-        line = self.t("ui.vm.place", player=who) if place.get("unidentified") else self.t("ui.vm.place_phone",
-                                                                                           player=who)
+        if txt(place.get("seat")) in self.scanned:
+            line = self.t("ui.vm.place_scanned", player=who)
+        elif place.get("unidentified"):
+            line = self.t("ui.vm.place", player=who)
+        else:
+            line = self.t("ui.vm.place_phone", player=who)
         box.add_widget(Lbl(line, wrap=True, bold=True, tid="vm.prompt"))
         if self.view.get("extra_turn"):
             box.add_widget(Lbl(self.t("ui.vm.extra_turn_now"), size=theme.FONT_SMALL, colour=theme.WARN, wrap=True))

@@ -1,0 +1,75 @@
+"""The box's simulated twins on the real app: the diagnostics screen's panel holds an enrolled
+Scotland Yard pawn on a simulated RFID reader (the figure is selected on the table screen, its
+destinations shown) and holds the simulated undo button (the last move is taken back)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from driver import AppProcess
+from prepare import saved_game
+
+HARDWARE = """
+[hardware]
+mode = "simulated"
+[[hardware.buttons]]
+name = "confirm"
+pin = 17
+role = "confirm"
+[[hardware.buttons]]
+name = "undo"
+pin = 27
+role = "undo"
+hold_ms = 600
+[[hardware.readers]]
+name = "table"
+type = "rdm6300"
+port = "simulated"
+"""
+PAWN = "0A00000040"
+
+
+def d1_can_move(message: dict[str, Any]) -> bool:
+    return message["view"]["phase"] == "detectives" and "D1" in message["legal"].get("moves", {})
+
+
+def test_simulated_reader_and_button(display: str, tmp_path: Path) -> None:
+    app = AppProcess(display, tmp_path, extra_config=HARDWARE)
+    saved_game(app.data, "scotland_yard", "SY with a box", seed=11, until=d1_can_move)
+    (app.data / "tags.json").write_text(json.dumps({"format": "companion.tags", "version": 1, "tags": [
+        {"uid": PAWN, "game": "scotland_yard", "piece": "figure:D1", "label": "pawn D1"}]}))
+    app.start()
+    try:
+        app.wait_screen("game")
+        app.tap("game.home")
+        app.tap("start.diagnostics")
+        state = app.wait(lambda s: "hw.mode" in s["tids"])
+        assert "simulated" in state["tids"]["hw.mode"]["text"]
+        app.screenshot("diagnostics_hardware")
+
+        # A pawn on the reader selects its figure on the table screen.
+        app.tap(f"hw.tag.table.{PAWN}")
+        app.wait(lambda s: PAWN in s["tids"].get("hw.reader.table", {}).get("text", "")
+                 or s["toast"] != "", what="the tag read")
+        app.tap("hw.remove.table")
+        app.tap("diagnostics.back")
+        app.tap("start.resume")
+        state = app.wait(lambda s: any(t.startswith("sy.dest.") and t.count(".") == 3 for t in s["tids"]),
+                         what="D1's destinations, selected by the pawn")
+        assert "Detective 1" in next(t for t in state["texts"] if " to …" in t)
+        seq = state["seq"]
+        app.tap(sorted(t for t in state["tids"] if t.startswith("sy.dest.") and t.count(".") == 3)[0])
+        app.wait_seq(seq + 1)
+
+        # Holding the box's undo button takes the move back (the same rules as the screen's undo).
+        app.tap("game.home")
+        app.tap("start.diagnostics")
+        app.tap("hw.hold.undo")
+        state = app.wait(lambda s: s["seq"] >= seq + 2, what="the undo", timeout=10)
+        app.tap("diagnostics.back")
+        app.tap("start.resume")
+        state = app.wait(lambda s: "sy.figure.D1.movable" in s["tids"], what="D1 movable again")
+    finally:
+        app.stop()

@@ -156,12 +156,10 @@ class TableView(base.TableView):
         for city in CITIES:
             info = obj(cities.get(city))
             height = num(stacks.get(city))
-            pips = hbox(spacing=dp(2), size_hint_x=None, width=dp(10) * height + dp(2) * max(0, height - 1))
-            for _ in range(height):
-                pips.add_widget(Chip("", theme.ACCENT, width=dp(10), height=dp(22)))
-            title = hbox(Lbl(self.name("city", city), bold=True, one_line=True), pips,
-                         Lbl(str(height), size=theme.FONT_BIG, bold=True, colour=theme.ACCENT if height else theme.LINE,
-                             halign="right", size_hint_x=None, width=dp(18), tid=f"vm.stack.{city}"),
+            count = Chip(str(height), theme.ACCENT if height else theme.PANEL, theme.TEXT if height else theme.LINE,
+                         size=theme.FONT, bold=True, width=dp(26), height=dp(24))
+            count.tid = f"vm.stack.{city}"
+            title = hbox(Lbl(self.name("city", city), bold=True, one_line=True), count, spacing=dp(2),
                          size_hint_y=None, height=dp(26))
             standing = {txt(b) for b in seq_of(info.get("standing"))}
             grid = GridLayout(cols=2, spacing=dp(3), size_hint_y=None, height=dp(46))

@@ -1,0 +1,50 @@
+"""Every word the touchscreen shows comes from ``ui/messages.json`` (or a game's texts) in English
+and German: each ``ui.*`` code the screens use has both, and the two languages list the same codes.
+(No window needed: the sources are read as text.)"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from companion.app.i18n import catalogue, text
+
+ROOT = Path(__file__).resolve().parents[2]
+TEXTS = json.loads((ROOT / "ui" / "messages.json").read_text("utf-8"))
+# "ui.x.y" literals, and the fixed part of f-strings such as f"ui.sy.short.{ticket}"
+CODE = re.compile(r"""["'](ui\.[a-z0-9_.]+?)(\.?\{[^}]*\})?["']""")
+
+
+def used_codes() -> tuple[set[str], set[str]]:
+    exact: set[str] = set()
+    prefixes: set[str] = set()
+    for path in (ROOT / "ui").rglob("*.py"):
+        for match in CODE.finditer(path.read_text("utf-8")):
+            code, templated = match.group(1), match.group(2)
+            if code.startswith("ui.games") or code in ("ui.screen", "ui.app", "ui.shell", "ui.control"):
+                continue  # module names and the remembered-screen preference, not texts
+            (prefixes if templated else exact).add(code)
+    return exact, prefixes
+
+
+def test_english_and_german_list_the_same_codes() -> None:
+    assert set(TEXTS["en"]) == set(TEXTS["de"])
+    assert all(TEXTS["de"][code].strip() for code in TEXTS["de"])
+
+
+def test_every_code_the_screens_use_has_a_text() -> None:
+    exact, prefixes = used_codes()
+    assert len(exact) > 150
+    missing = sorted(c for c in exact if c not in TEXTS["en"])
+    assert missing == []
+    for prefix in prefixes:  # e.g. ui.sy.short.{ticket}: at least one text under it
+        assert any(code.startswith(prefix.rstrip(".") + ".") for code in TEXTS["en"]), prefix
+    unused = [c for c in TEXTS["en"] if c not in exact and not any(c.startswith(p + ".") for p in prefixes)]
+    assert unused == []
+
+
+def test_texts_reach_the_screens_through_i18n() -> None:
+    assert text("ui.start.new", {}, "de", ("ui",)) == "Neues Spiel"
+    assert text("ui.sy.status.round", {"round": 3, "rounds": 22, "who": "x"}, "en", ("ui",)) == "Round 3/22 · x"
+    assert "ui.start.new" not in catalogue()["en"]  # only front ends that ask get the ui texts

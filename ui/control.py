@@ -156,7 +156,7 @@ class Control:
                     continue
                 if tid:
                     tids[tid] = {"text": label, "disabled": bool(w.disabled)}
-                if label and not covered(w):
+                if label and not covered(w) and w is not self.app.toast:  # the toast is reported apart
                     texts.append(label)
         toast = self.app.toast
         return {

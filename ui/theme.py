@@ -66,7 +66,7 @@ def on_player_colour(name: str) -> RGBA:
 
 TOUCH = dp(56)  # standard touch target height (>= 48 px)
 TOUCH_SMALL = dp(48)  # the smallest target we ever draw
-HEADER = dp(52)
+HEADER = dp(56)
 GAP = dp(6)
 PAD = dp(8)
 

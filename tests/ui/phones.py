@@ -79,6 +79,15 @@ class SyncPhone:
         states = [m for m in states if m.get("type") == "state"]
         return states[-1] if states else None
 
+    def until_error(self, timeout: float = 10.0) -> str:
+        """The code of the next error message (e.g. the table released this seat)."""
+
+        async def go() -> str:
+            message = await self.phone.until("error", timeout=timeout)
+            return str(message["code"])
+
+        return self._run(go(), timeout + 5)  # type: ignore[no-any-return]
+
     def intent(self, intent: dict[str, Any], seq: int) -> dict[str, Any]:
         return self._run(self.phone.intent(seq, intent))  # type: ignore[no-any-return]
 

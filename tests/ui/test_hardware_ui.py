@@ -10,8 +10,12 @@ from typing import Any
 
 from driver import AppProcess
 from prepare import saved_game
+from test_scotland_yard_ui import decode_qr
 
 HARDWARE = """
+[hotspot]
+ssid = "Companion; table"
+password = "pass:word"
 [hardware]
 mode = "simulated"
 [[hardware.buttons]]
@@ -71,5 +75,20 @@ def test_simulated_reader_and_button(display: str, tmp_path: Path) -> None:
         app.tap("diagnostics.back")
         app.tap("start.resume")
         state = app.wait(lambda s: "sy.figure.D1.movable" in s["tids"], what="D1 movable again")
+
+        # The hotspot's Wi-Fi code, escaped as the standard says.
+        app.tap("game.seats")
+        app.tap("seats.wifi")
+        app.wait(lambda s: "seats.qr" in s["tids"])
+        assert decode_qr(app.screenshot("seats_wifi_qr")) == r"WIFI:T:WPA;S:Companion\; table;P:pass\:word;;"
+        app.tap("seats.back")
+
+        # The table ends the game from its options, after a confirmation.
+        app.tap("game.options")
+        app.tap("sy.end_game")
+        app.wait(lambda s: s["dialog"] and "confirm.yes" in s["tids"])
+        app.tap("confirm.yes")
+        end = app.wait_screen("end")
+        assert end["tids"]["end.headline"]["text"] == "The game was ended at the table."
     finally:
         app.stop()

@@ -60,20 +60,18 @@ def x_move(phone: SyncPhone, want_threat: bool) -> dict[str, Any]:
 
 
 def x_double(phone: SyncPhone) -> dict[str, Any]:
+    """A double move, both steps out of the detectives' reach if possible."""
     st = phone.state()
     figures = st["view"]["figures"]
-    for first in st["legal"]["x"]["double"]:
-        if threatened(first["station"], figures):
-            continue
-        for ticket, dests in first["then"].items():
-            for station in dests:
-                if not threatened(station, figures) and ticket != "black":
-                    intent = {"kind": "sy.x_double", "first": {"ticket": first["ticket"], "station": first["station"]},
-                              "second": {"ticket": ticket, "station": station}}
-                    reply = phone.intent(intent, st["seq"])
-                    assert reply["type"] == "ack", reply
-                    return {"station": station, "seq": reply["seq"]}
-    raise AssertionError("no safe double move")
+    options = [(first, ticket, station) for first in st["legal"]["x"]["double"]
+               for ticket, dests in first["then"].items() for station in dests]
+    options.sort(key=lambda o: (threatened(o[0]["station"], figures) or threatened(o[2], figures), o[1] == "black"))
+    first, ticket, station = options[0]
+    intent = {"kind": "sy.x_double", "first": {"ticket": first["ticket"], "station": first["station"]},
+              "second": {"ticket": ticket, "station": station}}
+    reply = phone.intent(intent, st["seq"])
+    assert reply["type"] == "ack", reply
+    return {"station": station, "seq": reply["seq"]}
 
 
 def detectives_move(app: AppProcess, x_station: int, capture: bool, shots: str = "") -> bool:
@@ -227,5 +225,14 @@ def test_scotland_yard_with_mister_x_on_a_phone(app: AppProcess) -> None:
         app.tap("end.board")
         app.wait_screen("game")
         app.screenshot("sy_table_over")
+
+        # Releasing a seat asks first, drops the phone and makes a new link.
+        app.tap("game.seats")
+        app.tap("seats.release.mrx")
+        app.wait(lambda s: s["dialog"])
+        app.screenshot("seats_release_confirm")
+        app.tap("confirm.yes")
+        app.wait(lambda s: "seats.show.mrx" in s["tids"] and not s["dialog"], what="a fresh link for mrx")
+        assert phone.until_error() == "link.released"
     finally:
         phone.close()

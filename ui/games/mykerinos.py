@@ -126,10 +126,10 @@ class TableView(base.TableView):
         turn = txt(obj(v.get("turn")).get("seat"))
         box = Panel(orientation="vertical", size_hint_x=None, width=dp(372), padding=dp(6), spacing=dp(3))
         head = hbox(Lbl("", size_hint_x=None, width=dp(84)),
-                    *(Lbl(self.t(f"ui.myk.head.{k}"), size=dp(13), colour=theme.MUTED, halign="center",
+                    *(Lbl(self.t(f"ui.myk.head.{k}"), size=dp(14), colour=theme.MUTED, halign="center",
                           size_hint_x=None, width=w, one_line=True)
                       for k, w in (("score", dp(44)), ("projection", dp(52)), ("supply", dp(46)))),
-                    Lbl(self.t("ui.myk.head.cards"), size=dp(13), colour=theme.MUTED, halign="center", one_line=True),
+                    Lbl(self.t("ui.myk.head.cards"), size=dp(14), colour=theme.MUTED, halign="center", one_line=True),
                     size_hint_y=None, height=dp(18))
         box.add_widget(head)
         for seat in (txt(s) for s in seq_of(v.get("seats"))):
@@ -416,7 +416,7 @@ class TableView(base.TableView):
             patron = wings[wing - 1] if len(wings) >= wing else ""
             column = vbox(
                 Chip(self.patron(patron) if patron else self.t("ui.myk.wing", n=wing),
-                     PATRON_COLOUR.get(patron, theme.PANEL_HI), PATRON_TEXT.get(patron, theme.TEXT), size=dp(13),
+                     PATRON_COLOUR.get(patron, theme.PANEL_HI), PATRON_TEXT.get(patron, theme.TEXT), size=dp(14),
                      height=dp(30), tid=f"myk.wing.{wing}"),
                 self.room(f"{wing}:5", museum, legal),
                 self.room(f"{wing}:3", museum, legal),

@@ -137,14 +137,14 @@ class TableView(base.TableView):
             nxt = num(self.view.get("next_field"), 0) == field and txt(self.view.get("phase")) != "over"
             colour = theme.PANEL_HI if nxt else theme.BACKGROUND
             main = Lbl("!" if reveal else "", size=theme.FONT_BIG, bold=True, colour=theme.WARN, halign="center")
-            cell = Panel(Lbl(str(field), size=dp(13), colour=theme.MUTED, halign="center", size_hint_y=None,
+            cell = Panel(Lbl(str(field), size=dp(14), colour=theme.MUTED, halign="center", size_hint_y=None,
                              height=dp(16)), main, orientation="vertical", colour=colour, border=border,
                          padding=dp(2), spacing=0)
         else:
             ticket = txt(entry.get("ticket"))
             station = entry.get("station")
             fg = _text_on(ticket)
-            top = Lbl(f"{field}" + (" ×2" if entry.get("double") else ""), size=dp(13), colour=fg, halign="center",
+            top = Lbl(f"{field}" + (" ×2" if entry.get("double") else ""), size=dp(14), colour=fg, halign="center",
                       size_hint_y=None, height=dp(16))
             if isinstance(station, int):
                 main = Lbl(str(station), size=theme.FONT_BIG, bold=True, colour=fg, halign="center")

@@ -182,9 +182,13 @@ class Chip(Label):
         size: float = theme.FONT,
         width: float | None = None,
         height: float | None = None,
+        one_line: bool = False,
         **kwargs: Any,
     ) -> None:
         super().__init__(text=text, font_size=size, color=text_colour, halign="center", valign="middle", **kwargs)
+        if one_line:
+            self.shorten = True
+            self.shorten_from = "right"
         if width is not None:
             self.size_hint_x = None
             self.width = width

@@ -125,10 +125,10 @@ class TableView(base.TableView):
         general = obj(v.get("general"))
         turn = txt(obj(v.get("turn")).get("seat"))
         box = Panel(orientation="vertical", size_hint_x=None, width=dp(372), padding=dp(6), spacing=dp(3))
-        head = hbox(Lbl("", size_hint_x=None, width=dp(84)),
+        head = hbox(Lbl("", size_hint_x=None, width=dp(76)),
                     *(Lbl(self.t(f"ui.myk.head.{k}"), size=dp(14), colour=theme.MUTED, halign="center",
                           size_hint_x=None, width=w, one_line=True)
-                      for k, w in (("score", dp(44)), ("projection", dp(52)), ("supply", dp(46)))),
+                      for k, w in (("score", dp(40)), ("projection", dp(48)), ("supply", dp(60)))),
                     Lbl(self.t("ui.myk.head.cards"), size=dp(14), colour=theme.MUTED, halign="center", one_line=True),
                     size_hint_y=None, height=dp(18))
         box.add_widget(head)
@@ -151,12 +151,12 @@ class TableView(base.TableView):
                 chips.add_widget(Chip("5", theme.PANEL_HI, size=dp(15)))
             row = hbox(
                 Chip(self.colour_name(seat), MYK_COLOUR.get(seat, theme.ACCENT), theme.on_player_colour(seat),
-                     size=theme.FONT_SMALL, width=dp(84), bold=seat == turn),
+                     size=theme.FONT_SMALL, width=dp(76), bold=seat == turn, one_line=True),
                 Lbl(str(num(p.get("score"))), bold=True, size=theme.FONT_BIG, halign="center", size_hint_x=None,
-                    width=dp(44), tid=f"myk.score.{seat}"),
+                    width=dp(40), tid=f"myk.score.{seat}"),
                 Lbl(str(num(p.get("projection"))), halign="center", colour=theme.ACCENT, size_hint_x=None,
-                    width=dp(52), tid=f"myk.projection.{seat}"),
-                Lbl(supply, halign="center", size_hint_x=None, width=dp(46), tid=f"myk.supply.{seat}"),
+                    width=dp(48), tid=f"myk.projection.{seat}"),
+                Lbl(supply, halign="center", size_hint_x=None, width=dp(60), one_line=True, tid=f"myk.supply.{seat}"),
                 chips,
                 size_hint_y=None, height=dp(30),
             )
@@ -417,7 +417,7 @@ class TableView(base.TableView):
             column = vbox(
                 Chip(self.patron(patron) if patron else self.t("ui.myk.wing", n=wing),
                      PATRON_COLOUR.get(patron, theme.PANEL_HI), PATRON_TEXT.get(patron, theme.TEXT), size=dp(14),
-                     height=dp(30), tid=f"myk.wing.{wing}"),
+                     height=dp(30), one_line=True, tid=f"myk.wing.{wing}"),
                 self.room(f"{wing}:5", museum, legal),
                 self.room(f"{wing}:3", museum, legal),
                 spacing=dp(4),

@@ -12,12 +12,14 @@ from pathlib import Path
 from typing import Any
 
 import aiohttp
+import pytest
 from aiohttp import web
 
 from companion.app.seats import SeatLinks
 from companion.app.store import Store
 from companion.app.table import Table
 from companion.core.jsonvalue import JSONObject
+from companion.net import server as server_module
 from companion.net.server import PhoneServer
 
 
@@ -68,7 +70,9 @@ class Phone:
         await self.ws.send_str(message if isinstance(message, str) else json.dumps(message))
 
     async def recv(self, timeout: float = 30.0) -> JSONObject:
-        msg = await self.ws.receive(timeout=timeout)
+        # A hard deadline: ws.receive(timeout=...) restarts its clock after every server ping
+        # (heartbeat 20 s), so it would wait forever for a message that never comes.
+        msg = await asyncio.wait_for(self.ws.receive(), timeout)
         if msg.type != aiohttp.WSMsgType.TEXT:
             return {"type": f"<{msg.type.name}>"}
         self.received.append(msg.data)
@@ -86,18 +90,30 @@ class Phone:
             if msg["type"].startswith("<"):
                 raise AssertionError(f"connection ended while waiting for {kind}: {msg}")
 
-    async def intent(self, seq: int, intent: JSONObject) -> JSONObject:
-        """Send an intent and return its ack or refusal."""
+    async def intent(self, seq: int, intent: JSONObject, timeout: float = 30.0) -> JSONObject:
+        """Send an intent and return its ack or refusal (a refusal without an id, e.g. for
+        flooding, answers it too: the server dropped the message unread)."""
         ident = self.next_id
         self.next_id += 1
         await self.send({"type": "intent", "id": ident, "seq": seq, "intent": intent})
+        loop = asyncio.get_running_loop()
+        end = loop.time() + timeout
         while True:
-            msg = await self.recv()
-            if msg["type"] in ("ack", "refused") and msg.get("id") == ident:
+            msg = await self.recv(max(0.01, end - loop.time()))
+            if msg["type"] in ("ack", "refused") and msg.get("id") in (ident, None):
                 return msg
+            if msg["type"].startswith("<"):
+                raise AssertionError(f"connection ended while waiting for the answer to {intent}: {msg}")
 
     async def close(self) -> None:
         await self.ws.close()
+
+
+def lift_flood_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    """For tests whose phones play hundreds of moves a second: what they test is what each client
+    receives, not the flood limit (tested in test_server.py), which no human at a table reaches."""
+    bucket = server_module.Bucket
+    monkeypatch.setattr(server_module, "Bucket", lambda: bucket(capacity=1e9, rate=1e9, level=1e9))
 
 
 @asynccontextmanager

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from harness import rig
+from harness import lift_flood_limit, rig
 
 from companion.app.seats import TABLE_SEAT
 from companion.core import Game, encode
@@ -63,7 +63,11 @@ def check_public(message: dict[str, Any], states: dict[int, Any], who: str) -> N
 
 @pytest.mark.slow
 @pytest.mark.parametrize("seed", [1, 2, 3])
-def test_no_detective_or_table_connection_ever_sees_mister_x(tmp_path: Path, seed: int) -> None:
+def test_no_detective_or_table_connection_ever_sees_mister_x(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, seed: int
+) -> None:
+    lift_flood_limit(monkeypatch)
+
     async def scenario() -> None:
         async with rig(tmp_path, "scotland_yard", CONFIG) as r:
             game = r.table.game

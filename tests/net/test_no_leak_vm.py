@@ -24,12 +24,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from harness import Phone, rig
+from harness import Phone, lift_flood_limit, rig
 
 from companion.app.seats import TABLE_SEAT
 from companion.core import TABLE, Audience, Game, encode
 from companion.games.victorian_masterminds.model import AGENTS, VMState
-from companion.net import server as server_module
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "games" / "victorian_masterminds"))
 from vm_helpers import config, random_intent
@@ -145,9 +144,6 @@ async def play(tmp_path: Path, players: int, seed: int) -> tuple[int, int]:
 def test_no_player_ever_receives_another_players_agents_or_pile(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, players: int, seed: int
 ) -> None:
-    # The phones here play hundreds of moves a second; the flood limit (tested in test_server.py) is
-    # lifted so that what is tested is only what each client receives.
-    bucket = server_module.Bucket
-    monkeypatch.setattr(server_module, "Bucket", lambda: bucket(capacity=1e9, rate=1e9, level=1e9))
+    lift_flood_limit(monkeypatch)
     actions, checked = asyncio.run(play(tmp_path, players, seed))
     assert actions > 50 and checked > 3 * actions

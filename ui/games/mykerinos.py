@@ -488,8 +488,7 @@ class TableView(base.TableView):
         grid = autogrid(4, dp(4), row_force_default=True, row_default_height=dp(42))
         for key in ("player", "exhibition", "total", "supply"):
             grid.add_widget(Lbl(self.t(f"ui.myk.end.{key}"), colour=theme.MUTED, halign="center", one_line=True))
-        seats = sorted((txt(s) for s in seq_of(v.get("seats"))), key=lambda s: -num(obj(players.get(s)).get("score")))
-        for seat in seats:
+        for seat in (txt(s) for s in seq_of(result.get("order"))):  # best first, ties broken as the rules do
             p = obj(players.get(seat))
             grid.add_widget(Chip(self.colour_name(seat), MYK_COLOUR.get(seat, theme.ACCENT),
                                  theme.on_player_colour(seat), bold=True))

@@ -50,7 +50,13 @@ def _result(state: MykState) -> JSON:
         return None
     result = outcome(state)
     assert result is not None
-    return {"winners": list(result.winners), "exhibition": dict(zip(state.seats, state.exhibition, strict=True))}
+    key = standing(state)
+    order: list[JSON] = [*sorted(state.seats, key=key.__getitem__, reverse=True)]  # best first; ties keep seat order
+    return {
+        "winners": list(result.winners),
+        "order": order,
+        "exhibition": dict(zip(state.seats, state.exhibition, strict=True)),
+    }
 
 
 def public(state: MykState) -> JSONObject:
@@ -180,10 +186,15 @@ def legal(state: MykState, actor: Audience) -> JSON:
     return [o for o in options if isinstance(o, dict) and o.get("seat") == actor.seat]
 
 
+def standing(state: MykState) -> dict[str, tuple[int, int]]:
+    """What ranks the players: score, then archaeologists left in the personal supply."""
+    return {s: (state.score[i], state.supply[i]) for i, s in enumerate(state.seats)}
+
+
 def outcome(state: MykState) -> Outcome | None:
     if state.phase != "over":
         return None
-    key = {s: (state.score[i], state.supply[i]) for i, s in enumerate(state.seats)}
+    key = standing(state)
     best = max(key.values())
     winners = tuple(s for s in state.seats if key[s] == best)
     return Outcome("myk.over", winners, tuple(zip(state.seats, state.score, strict=True)))

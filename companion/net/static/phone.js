@@ -624,7 +624,7 @@ function mykEnd(view, me, { el, t }) {
     el("div", { class: "big" }, me ? t(won ? "phone.myk.you_win" : "phone.myk.game_over") : t("phone.myk.game_over")),
     el("div", { class: "row", style: "margin-top:6px" }, el("span", {}, t("phone.myk.winners")), r.winners.map((c) => mykChip(el, t, c))),
     el("table", { style: "margin-top:8px" }, el("tr", {}, el("th", {}, ""), el("th", {}, t("phone.myk.exhibition")), el("th", {}, t("phone.myk.total"))),
-      view.seats.map((s) => el("tr", { "data-final": s }, el("td", {}, mykChip(el, t, s)), el("td", {}, String(r.exhibition[s])),
+      r.order.map((s) => el("tr", { "data-final": s }, el("td", {}, mykChip(el, t, s)), el("td", {}, String(r.exhibition[s])),
         el("td", {}, el("b", {}, String(view.players[s].score)))))));
 }
 

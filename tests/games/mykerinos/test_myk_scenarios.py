@@ -178,7 +178,11 @@ def test_three_players_four_seasons() -> None:
     outcome = game.outcome()
     assert outcome is not None and outcome.winners == ("green",)
     view = game.rules.view(s, TABLE)
-    assert view["result"] == {"winners": ["green"], "exhibition": {"blue": 9, "red": 10, "green": 9}}
+    assert view["result"] == {
+        "winners": ["green"],
+        "order": ["green", "blue", "red"],  # green before blue on the archaeologists left
+        "exhibition": {"blue": 9, "red": 10, "green": 9},
+    }
     assert game.rules.legal(s, TABLE) == []
 
 

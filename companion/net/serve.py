@@ -28,8 +28,8 @@ from companion.net.server import PhoneServer
 CLEAR = "\033[2J\033[H"
 
 
-def print_links(table: Table, links: SeatLinks, address: str, port: int, out: TextIO | None = None) -> list[str]:
-    """List every seat's state; return the seats that still wait for a phone."""
+async def print_links(table: Table, links: SeatLinks, out: TextIO | None = None) -> list[str]:
+    """List every seat's state (never its link); return the seats that still wait for a phone."""
     stream = out or sys.stdout
     if table.current is None:
         print("No game is open. Start one first, e.g.:", file=stream)
@@ -39,7 +39,7 @@ def print_links(table: Table, links: SeatLinks, address: str, port: int, out: Te
     seats = [*game.rules.seats(game.state), TABLE_SEAT]
     print(f"\nGame {table.current.header.id}: {table.current.header.title}", file=stream)
     waiting = []
-    for link in links.ensure(table.current.header.id, seats):
+    for link in await asyncio.to_thread(links.ensure, table.current.header.id, seats):  # a store write
         name = "table screen (public; open on a laptop or tablet)" if link.seat == TABLE_SEAT else f"seat {link.seat}"
         print(f"- {name}: {'joined' if link.claimed else 'waiting'}", file=stream)
         if not link.claimed:
@@ -51,7 +51,7 @@ def print_links(table: Table, links: SeatLinks, address: str, port: int, out: Te
 async def show_codes(table: Table, links: SeatLinks, address: str, port: int) -> None:
     """At the terminal: one seat's QR code at a time, on Enter, so nobody photographs another's."""
     while True:
-        waiting = print_links(table, links, address, port)
+        waiting = await print_links(table, links)
         if not waiting or table.current is None:
             print("Every seat has joined. Press Enter to list the seats again.")
             await asyncio.to_thread(sys.stdin.readline)
@@ -61,7 +61,7 @@ async def show_codes(table: Table, links: SeatLinks, address: str, port: int) ->
             print(f"\nPress Enter to show the QR code for {seat} — only that player should look.")
             if not await asyncio.to_thread(sys.stdin.readline):
                 return  # stdin closed
-            link = {lk.seat: lk for lk in links.ensure(game_id, [seat])}[seat]
+            (link,) = await asyncio.to_thread(links.ensure, game_id, [seat])
             url = seat_url(address, port, link.token)
             print(f"{qr_terminal(url)}\n{url}\n\nPress Enter when the phone has joined.")
             await asyncio.to_thread(sys.stdin.readline)
@@ -95,10 +95,9 @@ async def serve(config: Config) -> None:
     if sys.stdin.isatty():
         codes = asyncio.create_task(show_codes(table, links, address, port))
     else:
-        # No terminal to take turns at: print the links (no codes), e.g. for a service log.
-        for link in links.ensure(table.current.header.id, [*table.current.game.rules.seats(
-                table.current.game.state), TABLE_SEAT]) if table.current else []:
-            print(f"- {link.seat}: {'joined' if link.claimed else seat_url(address, port, link.token)}")
+        # No terminal to take turns at (e.g. a service log): list the seats, never their links.
+        await print_links(table, links)
+        print("Run `companion serve` at a terminal, or use the touchscreen, to show the seats' QR codes.")
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):

@@ -10,6 +10,7 @@ from companion.app.store import GameHeader, Store, StoredEvent
 from companion.core.errors import CompanionError, MalformedInput
 from companion.core.game import Entry, Game, event_codec
 from companion.core.jsonvalue import JSON, JSONObject
+from companion.core.rules import Rules
 from companion.games import get_rules
 
 EXPORT_FORMAT = "companion-game"
@@ -84,8 +85,13 @@ def parse_export(data: JSON) -> tuple[str, str, JSONObject, int, list[StoredEven
     return rules, title, config, seed, stored
 
 
+def status_for(rules: Rules[Any], state: Any) -> str:
+    """What the store's game list shows for a game in ``state``."""
+    return "finished" if rules.outcome(state) is not None else "playing"
+
+
 def status_of(game: Game[Any]) -> str:
-    return "finished" if game.outcome() is not None else "playing"
+    return status_for(game.rules, game.state)
 
 
 def import_game(store: Store, data: JSON, make_current: bool = False) -> int:

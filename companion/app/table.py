@@ -17,7 +17,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from companion.app.savedgame import LoadedGame, load_game
+from companion.app.savedgame import LoadedGame, load_game, status_for
 from companion.app.store import GameHeader, Store, StoredEvent
 from companion.core.audience import Audience
 from companion.core.codec import KindCodec
@@ -157,7 +157,7 @@ class Table:
             entries = game.entries_for(events)
             codec = event_codec(game.rules)
             stored = [StoredEvent(e.seq, e.action, codec.encode(e.event)) for e in entries]
-            status = "finished" if game.rules.outcome(state) is not None else "playing"  # same as status_of
+            status = status_for(game.rules, state)
             await asyncio.wrap_future(self.store.append(loaded.header.id, stored, status))
             game.commit(events, state)
             self._publish()

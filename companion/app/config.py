@@ -79,12 +79,22 @@ def _get(section: Mapping[str, Any], name: str, key: str, kind: type, default: A
     return value
 
 
+KEYS = {  # every key of the sections read here ([hardware] is checked by hardware.config)
+    "table": {"language", "data_dir"},
+    "server": {"host", "port", "public_address"},
+    "hotspot": {"ssid", "password"},
+}
+
+
 def parse_config(data: Mapping[str, Any], path: Path | None = None) -> Config:
-    known = {"table", "server", "hotspot", "hardware"}
+    known = {*KEYS, "hardware"}
     unknown = sorted(set(data) - known)
     if unknown:
         raise ConfigError("config.unknown_section", f"unknown section [{unknown[0]}]", section=unknown[0])
     table, server, hotspot = (_section(data, n) for n in ("table", "server", "hotspot"))
+    for name, section in (("table", table), ("server", server), ("hotspot", hotspot)):
+        for key in sorted(set(section) - KEYS[name]):
+            raise ConfigError("config.unknown_key", f"unknown key {key} in [{name}]", key=f"{name}.{key}")
     language = _get(table, "table", "language", str, "en")
     if language not in LANGUAGES:
         raise ConfigError("config.language", f"language must be one of {', '.join(LANGUAGES)}", key="table.language")

@@ -26,6 +26,8 @@ def test_the_example_configuration_parses_completely() -> None:
     ("data", "code"),
     [
         ({"tabel": {}}, "config.unknown_section"),
+        ({"table": {"langauge": "de"}}, "config.unknown_key"),
+        ({"hotspot": {"ssid": "Box", "passwd": "x"}}, "config.unknown_key"),
         ({"table": {"language": "fr"}}, "config.language"),
         ({"server": {"port": "8080"}}, "config.value"),
         ({"server": {"port": 70000}}, "config.value"),

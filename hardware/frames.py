@@ -70,10 +70,6 @@ class AsciiFrameParser:
         self._frame = bytearray()  # bytes after STX of the frame in progress
         self._open = False
 
-    @property
-    def frame_length(self) -> int:
-        return 1 + 12 + len(self.trailer) + 1
-
     def reset(self) -> None:
         if self._open:
             self.stats.dropped += 1 + len(self._frame)

@@ -1,15 +1,15 @@
 """The ``companion`` command.
 
-    companion                      start the touchscreen app (same as ``companion run``)
-    companion serve                phones only: table core, store and web server, links in the terminal
-    companion games                list saved games
-    companion new GAME --setup J   start a new game (J: setup JSON or @file)
-    companion show --as AUDIENCE   print what one screen sees (table, a seat id, or debug)
-    companion do INTENT --as ACTOR submit an intent (JSON) as the table or a seat
-    companion undo --as ACTOR      undo the last action, if the rules let ACTOR
-    companion open ID | delete ID | export ID FILE | import FILE
-    companion playthrough ID|FILE  every audience's view after every event
-    companion doctor | enroll      hardware diagnostics and tag enrollment
+companion                      start the touchscreen app (same as ``companion run``)
+companion serve                phones only: table core, store and web server, links in the terminal
+companion games                list saved games
+companion new GAME --setup J   start a new game (J: setup JSON or @file)
+companion show --as AUDIENCE   print what one screen sees (table, a seat id, or debug)
+companion do INTENT --as ACTOR submit an intent (JSON) as the table or a seat
+companion undo --as ACTOR      undo the last action, if the rules let ACTOR
+companion open ID | delete ID | export ID FILE | import FILE
+companion playthrough ID|FILE  every audience's view after every event
+companion doctor | enroll      hardware diagnostics and tag enrollment
 """
 
 from __future__ import annotations

@@ -192,8 +192,10 @@ def cmd_enroll(args: argparse.Namespace, config: Any) -> int:
         print(f"added {len(report.added)}, unchanged {len(report.unchanged)}, replaced {len(report.replaced)}")
         for c in report.conflicts:
             kept = "took theirs" if c.uid in report.replaced else "kept ours"
-            print(f"conflict {c.uid}: ours {c.ours.title} [{c.ours.game}/{c.ours.piece}], "
-                  f"theirs {c.theirs.title} [{c.theirs.game}/{c.theirs.piece}] - {kept}")
+            print(
+                f"conflict {c.uid}: ours {c.ours.title} [{c.ours.game}/{c.ours.piece}], "
+                f"theirs {c.theirs.title} [{c.theirs.game}/{c.theirs.piece}] - {kept}"
+            )
         return 1 if report.conflicts and args.prefer == "ours" else 0
     pieces = _pieces(args)
     if args.uid:
@@ -268,8 +270,10 @@ def _finish(session: EnrollmentSession, result: EnrollResult | None) -> int:
     assert result is not None
     piece = result.piece
     if result.status == "conflict" and result.previous is not None:
-        print(f"tag {result.uid} is already enrolled as {result.previous.title} "
-              f"[{result.previous.game}/{result.previous.piece}]")
+        print(
+            f"tag {result.uid} is already enrolled as {result.previous.title} "
+            f"[{result.previous.game}/{result.previous.piece}]"
+        )
         if sys.stdin.isatty() and input(f"make it {piece.title} instead? [y/N] ").strip().lower() in ("y", "yes"):
             result = session.confirm_replace()
         else:

@@ -259,7 +259,7 @@ class EnrollResult:
 
 
 class EnrollmentSession:
-    """"Hold the Eiffel Tower on reader p1": the next TagSeen on that reader is recorded.
+    """ "Hold the Eiffel Tower on reader p1": the next TagSeen on that reader is recorded.
 
     Feed it every hardware event with :meth:`offer` (a screen does this from the event loop)
     or let :meth:`wait` take events from a queue (the command line). A tag already enrolled

@@ -284,9 +284,7 @@ async def serve_control(app: CompanionApp, path: str) -> asyncio.AbstractServer:
 def png(width: int, height: int, rgb_bottom_up: bytes) -> bytes:
     """A PNG from OpenGL's bottom-up RGB rows (standard library only)."""
     stride = width * 3
-    rows = b"".join(
-        b"\x00" + rgb_bottom_up[(height - 1 - y) * stride : (height - y) * stride] for y in range(height)
-    )
+    rows = b"".join(b"\x00" + rgb_bottom_up[(height - 1 - y) * stride : (height - y) * stride] for y in range(height))
 
     def chunk(tag: bytes, body: bytes) -> bytes:
         return struct.pack(">I", len(body)) + tag + body + struct.pack(">I", zlib.crc32(tag + body) & 0xFFFFFFFF)

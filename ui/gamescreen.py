@@ -69,18 +69,30 @@ class GameScreen(Page):
 
     def build_header(self) -> None:
         self.header.clear_widgets()
-        self.header.add_widget(self.header_button(self.t("ui.home"), lambda: self.app.go("start"),
-                                                  "game.home", width=dp(104)))
-        self.header.add_widget(Lbl(self.title(), size=theme.FONT_BIG, bold=True, one_line=True, padding=(dp(8), 0),
-                                   tid="game.status"))
+        self.header.add_widget(
+            self.header_button(self.t("ui.home"), lambda: self.app.go("start"), "game.home", width=dp(104))
+        )
+        self.header.add_widget(
+            Lbl(self.title(), size=theme.FONT_BIG, bold=True, one_line=True, padding=(dp(8), 0), tid="game.status")
+        )
         if self.msg.get("can_undo") is True:
-            self.header.add_widget(self.header_button(self.t("ui.undo"), self.app.undo, "game.undo", width=dp(96),
-                                                      colour=theme.WARN, text_colour=theme.rgb("#111111")))
+            self.header.add_widget(
+                self.header_button(
+                    self.t("ui.undo"),
+                    self.app.undo,
+                    "game.undo",
+                    width=dp(96),
+                    colour=theme.WARN,
+                    text_colour=theme.rgb("#111111"),
+                )
+            )
         if self.view is not None and self.view.options():
-            self.header.add_widget(self.header_button(self.t("ui.options"), self.open_options, "game.options",
-                                                      width=dp(104)))
-        self.header.add_widget(self.header_button(self.t("ui.phones"), lambda: self.app.go("seats"), "game.seats",
-                                                  width=dp(104)))
+            self.header.add_widget(
+                self.header_button(self.t("ui.options"), self.open_options, "game.options", width=dp(104))
+            )
+        self.header.add_widget(
+            self.header_button(self.t("ui.phones"), lambda: self.app.go("seats"), "game.seats", width=dp(104))
+        )
 
     def open_options(self) -> None:
         if self.view is None:
@@ -88,6 +100,7 @@ class GameScreen(Page):
         box = vbox(size_hint_y=None)
         dialog = Dialog(self.t("ui.options.title"), box)
         for label, action, tid in self.view.options():
+
             def chosen(a: Any = action) -> None:
                 dialog.dismiss()
                 a()
@@ -116,14 +129,24 @@ class EndScreen(Page):
 
     def build_header(self) -> None:
         self.header.clear_widgets()
-        self.header.add_widget(self.header_button(self.t("ui.home"), lambda: self.app.go("start"),
-                                                  "end.home", width=dp(104)))
+        self.header.add_widget(
+            self.header_button(self.t("ui.home"), lambda: self.app.go("start"), "end.home", width=dp(104))
+        )
         self.header.add_widget(Lbl(self.title(), size=theme.FONT_BIG, bold=True, one_line=True, padding=(dp(8), 0)))
         if self.msg.get("can_undo") is True:
-            self.header.add_widget(self.header_button(self.t("ui.undo"), self.app.undo, "end.undo", width=dp(96),
-                                                      colour=theme.WARN, text_colour=theme.rgb("#111111")))
-        self.header.add_widget(self.header_button(self.t("ui.end.board"), lambda: self.app.go("game"), "end.board",
-                                                  width=dp(150)))
+            self.header.add_widget(
+                self.header_button(
+                    self.t("ui.undo"),
+                    self.app.undo,
+                    "end.undo",
+                    width=dp(96),
+                    colour=theme.WARN,
+                    text_colour=theme.rgb("#111111"),
+                )
+            )
+        self.header.add_widget(
+            self.header_button(self.t("ui.end.board"), lambda: self.app.go("game"), "end.board", width=dp(150))
+        )
 
     def build(self) -> Widget | None:
         if not self.msg:

@@ -41,8 +41,13 @@ def hardware_panel(app: Any) -> Widget:
     if inputs is None:
         box.add_widget(Lbl(t("ui.hw.title"), bold=True, size_hint_y=None, height=dp(28)))
         problem = ctl.hardware_problem
-        box.add_widget(Lbl(t("ui.hw.problem", problem=problem) if problem else t("ui.hw.none"),
-                           colour=theme.DANGER if problem else theme.MUTED, wrap=True))
+        box.add_widget(
+            Lbl(
+                t("ui.hw.problem", problem=problem) if problem else t("ui.hw.none"),
+                colour=theme.DANGER if problem else theme.MUTED,
+                wrap=True,
+            )
+        )
         return box
     hw = inputs.hardware
     router = inputs.router
@@ -52,13 +57,26 @@ def hardware_panel(app: Any) -> Widget:
         box.add_widget(Lbl(t("ui.hw.none"), colour=theme.MUTED, wrap=True))
     simulated = hw.simulated_pins
     for state in states:
-        row = hbox(Lbl(f"{state.name} · {state.role} · GPIO{state.pin}", one_line=True), size_hint_y=None,
-                   height=theme.TOUCH)
+        row = hbox(
+            Lbl(f"{state.name} · {state.role} · GPIO{state.pin}", one_line=True), size_hint_y=None, height=theme.TOUCH
+        )
         if simulated:
-            row.add_widget(Btn(t("ui.hw.press"), (lambda n=state.name: press_button(app, n)),
-                               tid=f"hw.press.{state.name}", width=dp(110)))
-            row.add_widget(Btn(t("ui.hw.hold"), (lambda n=state.name: press_button(app, n, hold=True)),
-                               tid=f"hw.hold.{state.name}", width=dp(110)))
+            row.add_widget(
+                Btn(
+                    t("ui.hw.press"),
+                    (lambda n=state.name: press_button(app, n)),
+                    tid=f"hw.press.{state.name}",
+                    width=dp(110),
+                )
+            )
+            row.add_widget(
+                Btn(
+                    t("ui.hw.hold"),
+                    (lambda n=state.name: press_button(app, n, hold=True)),
+                    tid=f"hw.hold.{state.name}",
+                    width=dp(110),
+                )
+            )
         box.add_widget(row)
     if simulated and states:
         box.add_widget(Lbl(t("ui.hw.keys"), size=theme.FONT_SMALL, colour=theme.MUTED, wrap=True))
@@ -66,20 +84,33 @@ def hardware_panel(app: Any) -> Widget:
     for name, reader in hw.readers.items():
         info = reader.info()
         seen = f" · {info.last_uid}" if info.last_uid else ""
-        box.add_widget(Lbl(f"{name} · {info.type} · {info.port} · {info.status}{seen}", one_line=True,
-                           size_hint_y=None, height=dp(26), tid=f"hw.reader.{name}"))
+        box.add_widget(
+            Lbl(
+                f"{name} · {info.type} · {info.port} · {info.status}{seen}",
+                one_line=True,
+                size_hint_y=None,
+                height=dp(26),
+                tid=f"hw.reader.{name}",
+            )
+        )
         device = hw.simulators.get(name)
         if device is None:
             continue
         if not tags:
             box.add_widget(Lbl(t("ui.hw.no_tags"), size=theme.FONT_SMALL, colour=theme.MUTED, wrap=True))
         buttons = [
-            Btn(piece.title, (lambda u=uid, d=device: d.place(u)), tid=f"hw.tag.{name}.{uid}", width=dp(150),
-                size=theme.FONT_SMALL)
+            Btn(
+                piece.title,
+                (lambda u=uid, d=device: d.place(u)),
+                tid=f"hw.tag.{name}.{uid}",
+                width=dp(150),
+                size=theme.FONT_SMALL,
+            )
             for uid, piece in tags[:TAG_BUTTONS]
         ]
-        buttons.append(Btn(t("ui.hw.remove"), device.remove, tid=f"hw.remove.{name}", width=dp(150),
-                           size=theme.FONT_SMALL))
+        buttons.append(
+            Btn(t("ui.hw.remove"), device.remove, tid=f"hw.remove.{name}", width=dp(150), size=theme.FONT_SMALL)
+        )
         box.add_widget(flow(buttons))
     recent = list(router.recent)[-5:]
     if recent:

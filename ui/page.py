@@ -61,11 +61,16 @@ class Page(Screen):
         if self.back_to is not None:
             target = self.back_to
             self.header.add_widget(
-                Btn("‹ " + self.t("ui.back"), lambda: self.app.go(target), tid=f"{self.name}.back", width=dp(110),
-                    height=theme.HEADER - dp(6), size=theme.FONT)
+                Btn(
+                    "‹ " + self.t("ui.back"),
+                    lambda: self.app.go(target),
+                    tid=f"{self.name}.back",
+                    width=dp(110),
+                    height=theme.HEADER - dp(6),
+                    size=theme.FONT,
+                )
             )
-        self.header.add_widget(Lbl(self.title(), size=theme.FONT_BIG, bold=True, one_line=True,
-                                   padding=(dp(8), 0)))
+        self.header.add_widget(Lbl(self.title(), size=theme.FONT_BIG, bold=True, one_line=True, padding=(dp(8), 0)))
         for action in self.actions():
             self.header.add_widget(action)
 

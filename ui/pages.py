@@ -47,21 +47,42 @@ class StartScreen(Page):
             game_page = self.app.pages["game"]
             status = game_page.status_line(msg)
             info = vbox(
-                Lbl(self.t("ui.start.current", title=msg.get("title", "")), size=theme.FONT_BIG, bold=True,
-                    one_line=True),
+                Lbl(
+                    self.t("ui.start.current", title=msg.get("title", "")),
+                    size=theme.FONT_BIG,
+                    bold=True,
+                    one_line=True,
+                ),
                 Lbl(f"{game_name(self, str(msg.get('game')))} · {status}", colour=theme.MUTED, one_line=True),
                 spacing=dp(2),
             )
             resume_to = "end" if game_page.over(msg) else "game"
-            resume = Btn(self.t("ui.start.resume"), lambda: self.app.go(resume_to), tid="start.resume",
-                         colour=theme.GOOD, width=dp(200), height=dp(72), size=theme.FONT_BIG, bold=True)
+            resume = Btn(
+                self.t("ui.start.resume"),
+                lambda: self.app.go(resume_to),
+                tid="start.resume",
+                colour=theme.GOOD,
+                width=dp(200),
+                height=dp(72),
+                size=theme.FONT_BIG,
+                bold=True,
+            )
             box.add_widget(Panel(info, resume, orientation="horizontal", size_hint_y=None, height=dp(92)))
         grid = GridLayout(cols=2, spacing=dp(10))
-        for key, target in (("new", "new"), ("saved", "saved"), ("settings", "settings"),
-                            ("diagnostics", "diagnostics")):
+        for key, target in (
+            ("new", "new"),
+            ("saved", "saved"),
+            ("settings", "settings"),
+            ("diagnostics", "diagnostics"),
+        ):
             grid.add_widget(
-                Btn(self.t(f"ui.start.{key}"), (lambda t=target: self.app.go(t)), tid=f"start.{key}",
-                    height=dp(84), size=theme.FONT_BIG)
+                Btn(
+                    self.t(f"ui.start.{key}"),
+                    (lambda t=target: self.app.go(t)),
+                    tid=f"start.{key}",
+                    height=dp(84),
+                    size=theme.FONT_BIG,
+                )
             )
         grid.size_hint_y = None
         grid.height = 2 * dp(84) + dp(10)
@@ -115,8 +136,15 @@ class NewGameScreen(Page):
             for rules in GAME_NAMES:
                 box.add_widget(
                     hbox(
-                        Btn(game_name(self, rules), (lambda r=rules: self.choose(r)), tid=f"new.{rules}",
-                            width=dp(330), height=dp(84), size=theme.FONT_BIG, bold=True),
+                        Btn(
+                            game_name(self, rules),
+                            (lambda r=rules: self.choose(r)),
+                            tid=f"new.{rules}",
+                            width=dp(330),
+                            height=dp(84),
+                            size=theme.FONT_BIG,
+                            bold=True,
+                        ),
                         Lbl(self.t(f"ui.new.about.{rules}"), colour=theme.MUTED, size=theme.FONT),
                         size_hint_y=None,
                         height=dp(84),
@@ -124,8 +152,15 @@ class NewGameScreen(Page):
                 )
             box.add_widget(Widget())
             return box
-        start = Btn(self.t("ui.new.start"), self.start, tid="new.start", colour=theme.GOOD, size=theme.FONT_BIG,
-                    bold=True, width=dp(220))
+        start = Btn(
+            self.t("ui.new.start"),
+            self.start,
+            tid="new.start",
+            colour=theme.GOOD,
+            size=theme.FONT_BIG,
+            bold=True,
+            width=dp(220),
+        )
         bottom = hbox(Widget(), start, size_hint_y=None, height=theme.TOUCH)
         return vbox(scroll(self.form, tid="new.form"), bottom)
 
@@ -175,17 +210,31 @@ class SavedScreen(Page):
             marker = " •" if h.id == current else ""
             info = vbox(
                 Lbl(f"{h.title}{marker}", bold=True, one_line=True),
-                Lbl(self.t("ui.saved.detail", game=game_name(self, h.rules), status=status, moves=h.events,
-                           when=when), colour=theme.MUTED, size=theme.FONT_SMALL, one_line=True),
+                Lbl(
+                    self.t("ui.saved.detail", game=game_name(self, h.rules), status=status, moves=h.events, when=when),
+                    colour=theme.MUTED,
+                    size=theme.FONT_SMALL,
+                    one_line=True,
+                ),
                 spacing=0,
             )
             rows.add_widget(
                 Panel(
                     info,
-                    Btn(self.t("ui.saved.open"), (lambda i=h.id: self.open(i)), tid=f"saved.open.{h.id}",
-                        colour=theme.GOOD, width=dp(130)),
-                    Btn(self.t("ui.saved.delete"), (lambda hh=h: self.delete(hh)), tid=f"saved.delete.{h.id}",
-                        colour=theme.DANGER, width=dp(120)),
+                    Btn(
+                        self.t("ui.saved.open"),
+                        (lambda i=h.id: self.open(i)),
+                        tid=f"saved.open.{h.id}",
+                        colour=theme.GOOD,
+                        width=dp(130),
+                    ),
+                    Btn(
+                        self.t("ui.saved.delete"),
+                        (lambda hh=h: self.delete(hh)),
+                        tid=f"saved.delete.{h.id}",
+                        colour=theme.DANGER,
+                        width=dp(120),
+                    ),
                     orientation="horizontal",
                     size_hint_y=None,
                     height=dp(76),
@@ -248,35 +297,56 @@ class SettingsScreen(Page):
             self.app.run(self.ctl.set_pref(PREF_LANGUAGE, value))
 
         box.add_widget(self.section(self.t("ui.settings.table")))
-        box.add_widget(self.setting(self.t("ui.settings.language"),
-                                    Choice([("en", "English"), ("de", "Deutsch")], self.ctl.lang, language,
-                                           tid="settings.lang")))
+        box.add_widget(
+            self.setting(
+                self.t("ui.settings.language"),
+                Choice([("en", "English"), ("de", "Deutsch")], self.ctl.lang, language, tid="settings.lang"),
+            )
+        )
         box.add_widget(self.section(self.t("ui.game.scotland_yard")))
-        box.add_widget(self.setting(self.t("ui.settings.sy.tracker"), self.on_off(PREF_SY_TRACKER, False,
-                                                                                "settings.sy.tracker"),
-                                    self.t("ui.settings.sy.tracker_note")))
-        box.add_widget(self.setting(self.t("ui.settings.sy.bobbies"), self.on_off(PREF_SY_BOBBIES, False,
-                                                                                "settings.sy.bobbies"),
-                                    self.t("ui.settings.sy.bobbies_note")))
+        box.add_widget(
+            self.setting(
+                self.t("ui.settings.sy.tracker"),
+                self.on_off(PREF_SY_TRACKER, False, "settings.sy.tracker"),
+                self.t("ui.settings.sy.tracker_note"),
+            )
+        )
+        box.add_widget(
+            self.setting(
+                self.t("ui.settings.sy.bobbies"),
+                self.on_off(PREF_SY_BOBBIES, False, "settings.sy.bobbies"),
+                self.t("ui.settings.sy.bobbies_note"),
+            )
+        )
         box.add_widget(self.section(self.t("ui.game.victorian_masterminds")))
-        gunner = Choice([(">=", self.t("ui.settings.vm.gunner_ge")), (">", self.t("ui.settings.vm.gunner_gt"))],
-                        self.ctl.pref(PREF_VM_GUNNER, ">="), self.setter(PREF_VM_GUNNER), tid="settings.vm.gunner")
+        gunner = Choice(
+            [(">=", self.t("ui.settings.vm.gunner_ge")), (">", self.t("ui.settings.vm.gunner_gt"))],
+            self.ctl.pref(PREF_VM_GUNNER, ">="),
+            self.setter(PREF_VM_GUNNER),
+            tid="settings.vm.gunner",
+        )
         box.add_widget(self.setting(self.t("ui.settings.vm.gunner"), gunner, self.t("ui.settings.vm.gunner_note")))
-        box.add_widget(self.setting(self.t("ui.settings.vm.city_loot"),
-                                    self.on_off(PREF_VM_CITY_LOOT, False, "settings.vm.city_loot"),
-                                    self.t("ui.settings.vm.city_loot_note")))
+        box.add_widget(
+            self.setting(
+                self.t("ui.settings.vm.city_loot"),
+                self.on_off(PREF_VM_CITY_LOOT, False, "settings.vm.city_loot"),
+                self.t("ui.settings.vm.city_loot_note"),
+            )
+        )
         for players in (2, 3, 4):
             key = PREF_VM_START_LEVEL.format(players=players)
             known = self.ctl.pref(key)
             value = known if isinstance(known, int) else 0
             stepper = Stepper(value, 0, 11, self.setter(key), tid=f"settings.vm.level.{players}")
             note = "" if isinstance(known, int) else self.t("ui.settings.vm.level_unknown")
-            box.add_widget(self.setting(self.t("ui.settings.vm.level", players=players), hbox(stepper, Widget()),
-                                        note))
+            box.add_widget(self.setting(self.t("ui.settings.vm.level", players=players), hbox(stepper, Widget()), note))
         box.add_widget(self.section(self.t("ui.game.mykerinos")))
-        layout = Choice([("line4", self.t("ui.settings.myk.line4")), ("ring5", self.t("ui.settings.myk.ring5"))],
-                        self.ctl.pref(PREF_MYK_LAYOUT, "line4"), self.setter(PREF_MYK_LAYOUT),
-                        tid="settings.myk.layout")
+        layout = Choice(
+            [("line4", self.t("ui.settings.myk.line4")), ("ring5", self.t("ui.settings.myk.ring5"))],
+            self.ctl.pref(PREF_MYK_LAYOUT, "line4"),
+            self.setter(PREF_MYK_LAYOUT),
+            tid="settings.myk.layout",
+        )
         box.add_widget(self.setting(self.t("ui.settings.myk.layout"), layout, self.t("ui.settings.myk.layout_note")))
         box.add_widget(spacer(height=dp(20)))
         return scroll(box, tid="settings.list")
@@ -320,16 +390,25 @@ class DiagnosticsScreen(Page):
             (self.t("ui.diag.phone_problem"), phones.problem or "–"),
             (self.t("ui.diag.connected"), connected),
             (self.t("ui.diag.data"), str(ctl.config.store_path)),
-            (self.t("ui.diag.screen"), f"{Window.width}×{Window.height}"
-             f" · {'fullscreen' if fullscreen_wanted() else 'window'} · Pi: {on_raspberry_pi()}"),
-            (self.t("ui.diag.versions"), f"Python {sys.version.split()[0]} · Kivy {kivy.__version__}"
-             f" · {platform.machine()}"),
+            (
+                self.t("ui.diag.screen"),
+                f"{Window.width}×{Window.height}"
+                f" · {'fullscreen' if fullscreen_wanted() else 'window'} · Pi: {on_raspberry_pi()}",
+            ),
+            (
+                self.t("ui.diag.versions"),
+                f"Python {sys.version.split()[0]} · Kivy {kivy.__version__} · {platform.machine()}",
+            ),
         ]
         box = fit_height(vbox(spacing=dp(4), padding=(dp(4), dp(4), dp(14), dp(4))))
         box.add_widget(hardware_panel(self.app))
         for label, value in rows:
-            row = hbox(Lbl(label, colour=theme.MUTED, size_hint_x=0.32, wrap=True),
-                       Lbl(value, wrap=True, size_hint_x=0.68), size_hint_y=None, padding=(0, dp(6)))
+            row = hbox(
+                Lbl(label, colour=theme.MUTED, size_hint_x=0.32, wrap=True),
+                Lbl(value, wrap=True, size_hint_x=0.68),
+                size_hint_y=None,
+                padding=(0, dp(6)),
+            )
             row.bind(minimum_height=row.setter("height"))
             box.add_widget(row)
         return scroll(box, tid="diagnostics.list")

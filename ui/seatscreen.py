@@ -72,26 +72,50 @@ class SeatsScreen(Page):
                 colour = theme.GOOD
             else:
                 state, colour = self.t("ui.seats.free"), theme.MUTED
-            info = vbox(Lbl(self.seat_label(link.seat), bold=True, one_line=True),
-                        Lbl(state, colour=colour, size=theme.FONT_SMALL, one_line=True), spacing=0)
-            row = Panel(info, orientation="horizontal", size_hint_y=None, height=dp(68),
-                        border=theme.ACCENT if self.showing == link.seat else None)
+            info = vbox(
+                Lbl(self.seat_label(link.seat), bold=True, one_line=True),
+                Lbl(state, colour=colour, size=theme.FONT_SMALL, one_line=True),
+                spacing=0,
+            )
+            row = Panel(
+                info,
+                orientation="horizontal",
+                size_hint_y=None,
+                height=dp(68),
+                border=theme.ACCENT if self.showing == link.seat else None,
+            )
             if not link.claimed:
                 if self.showing == link.seat:
-                    row.add_widget(Btn(self.t("ui.seats.hide"), self.hide, tid=f"seats.hide.{link.seat}",
-                                       width=dp(120)))
+                    row.add_widget(
+                        Btn(self.t("ui.seats.hide"), self.hide, tid=f"seats.hide.{link.seat}", width=dp(120))
+                    )
                 else:
-                    row.add_widget(Btn(self.t("ui.seats.show"), (lambda s=link.seat: self.show(s)),
-                                       tid=f"seats.show.{link.seat}", colour=theme.ACCENT, width=dp(120)))
+                    row.add_widget(
+                        Btn(
+                            self.t("ui.seats.show"),
+                            (lambda s=link.seat: self.show(s)),
+                            tid=f"seats.show.{link.seat}",
+                            colour=theme.ACCENT,
+                            width=dp(120),
+                        )
+                    )
             else:
-                row.add_widget(Btn(self.t("ui.seats.release"), (lambda s=link.seat: self.release(s)),
-                                   tid=f"seats.release.{link.seat}", colour=theme.DANGER, width=dp(120)))
+                row.add_widget(
+                    Btn(
+                        self.t("ui.seats.release"),
+                        (lambda s=link.seat: self.release(s)),
+                        tid=f"seats.release.{link.seat}",
+                        colour=theme.DANGER,
+                        width=dp(120),
+                    )
+                )
             rows.add_widget(row)
         if self.ctl.wifi() is not None:
             rows.add_widget(Btn(self.t("ui.seats.wifi"), self.show_wifi, tid="seats.wifi"))
         if not self.ctl.phones.server:
-            rows.add_widget(Lbl(self.t("ui.seats.no_server", problem=self.ctl.phones.problem), colour=theme.DANGER,
-                                wrap=True))
+            rows.add_widget(
+                Lbl(self.t("ui.seats.no_server", problem=self.ctl.phones.problem), colour=theme.DANGER, wrap=True)
+            )
         left = scroll(rows, tid="seats.list")
         left.size_hint_x = None
         left.width = dp(380)
@@ -99,16 +123,33 @@ class SeatsScreen(Page):
 
     def qr_panel(self) -> Widget:
         if self.showing is None or self.qr_texture is None:
-            return Panel(Lbl(self.t("ui.seats.explain"), colour=theme.MUTED, wrap=True), Widget(),
-                         orientation="vertical")
+            return Panel(
+                Lbl(self.t("ui.seats.explain"), colour=theme.MUTED, wrap=True), Widget(), orientation="vertical"
+            )
         image = Image(texture=self.qr_texture, fit_mode="contain")
         image.tid = "seats.qr"
-        caption = Lbl(self.qr_caption, bold=True, halign="center", size_hint_y=None, height=dp(28), one_line=True,
-                      colour=theme.rgb("#111111"), tid="seats.qr.caption")
-        url = Lbl(self.qr_url, size=theme.FONT_SMALL, colour=theme.rgb("#555555"), halign="center", size_hint_y=None,
-                  height=dp(22), one_line=True)
-        return Panel(caption, image, url, orientation="vertical", colour=theme.rgb("#ffffff"), padding=dp(6),
-                     spacing=dp(2))
+        caption = Lbl(
+            self.qr_caption,
+            bold=True,
+            halign="center",
+            size_hint_y=None,
+            height=dp(28),
+            one_line=True,
+            colour=theme.rgb("#111111"),
+            tid="seats.qr.caption",
+        )
+        url = Lbl(
+            self.qr_url,
+            size=theme.FONT_SMALL,
+            colour=theme.rgb("#555555"),
+            halign="center",
+            size_hint_y=None,
+            height=dp(22),
+            one_line=True,
+        )
+        return Panel(
+            caption, image, url, orientation="vertical", colour=theme.rgb("#ffffff"), padding=dp(6), spacing=dp(2)
+        )
 
     def _show_png(self, png: bytes, caption: str, url: str) -> None:
         texture = CoreImage(io.BytesIO(png), ext="png").texture
@@ -161,4 +202,3 @@ class SeatsScreen(Page):
             lambda: self.app.run(self.ctl.release(seat), lambda _: self.refresh()),
             detail=self.t("ui.seats.release_detail"),
         )
-

@@ -55,8 +55,16 @@ class CompanionApp(App):
         root = FloatLayout()
         self.screens = ScreenManager(transition=NoTransition())
         self.pages: dict[str, Any] = {}
-        for cls in (StartScreen, NewGameScreen, SavedScreen, SettingsScreen, DiagnosticsScreen, SeatsScreen,
-                    GameScreen, EndScreen):
+        for cls in (
+            StartScreen,
+            NewGameScreen,
+            SavedScreen,
+            SettingsScreen,
+            DiagnosticsScreen,
+            SeatsScreen,
+            GameScreen,
+            EndScreen,
+        ):
             page = cls(self)
             self.pages[page.name] = page
             self.screens.add_widget(page)
@@ -232,5 +240,10 @@ class CompanionApp(App):
         def done(_: object) -> None:
             self.toast.show(self.ctl.t("ui.undo.done"), "info")
 
-        confirm(self.ctl.t("ui.undo.confirm"), self.ctl.t("ui.undo.yes"), self.ctl.t("ui.cancel"),
-                lambda: self.submit({"kind": "core.undo"}, seq, done), danger=True)
+        confirm(
+            self.ctl.t("ui.undo.confirm"),
+            self.ctl.t("ui.undo.yes"),
+            self.ctl.t("ui.cancel"),
+            lambda: self.submit({"kind": "core.undo"}, seq, done),
+            danger=True,
+        )

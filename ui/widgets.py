@@ -138,8 +138,9 @@ class Btn(Button):
 class Panel(BoxLayout):
     """A box with a rounded dark background."""
 
-    def __init__(self, *children: Widget, colour: RGBA = theme.PANEL, border: RGBA | None = None,
-                 **kwargs: Any) -> None:
+    def __init__(
+        self, *children: Widget, colour: RGBA = theme.PANEL, border: RGBA | None = None, **kwargs: Any
+    ) -> None:
         kwargs.setdefault("padding", theme.PAD)
         kwargs.setdefault("spacing", theme.GAP)
         super().__init__(**kwargs)

@@ -214,8 +214,9 @@ def vm_agent(inp: Input, args: Sequence[str]) -> Result:
     seat = inp.seat
     if len(args) == 2:
         colour = args[0]
-        owner = next((_str(_obj(p).get("seat")) for p in _list(view.get("players"))
-                      if _obj(p).get("colour") == colour), None)
+        owner = next(
+            (_str(_obj(p).get("seat")) for p in _list(view.get("players")) if _obj(p).get("colour") == colour), None
+        )
         if owner is None:
             return Notice("input.vm.agent_colour", {"label": inp.label, "colour": colour})
         if seat is not None and owner != seat:
@@ -261,8 +262,9 @@ def sy_figure(inp: Input, args: Sequence[str]) -> Result:
     if figure not in known:
         return Notice("input.sy.no_figure", {"label": inp.label, "figure": figure})
     if inp.seat is not None:
-        controls = next((_list(_obj(s).get("figures")) for s in _list(view.get("seats"))
-                         if _obj(s).get("seat") == inp.seat), [])
+        controls = next(
+            (_list(_obj(s).get("figures")) for s in _list(view.get("seats")) if _obj(s).get("seat") == inp.seat), []
+        )
         if figure not in controls:
             return Notice("input.sy.not_your_figure", {"figure": figure, "seat": inp.seat})
     moves = _obj(_obj(inp.legal).get("moves")).get(figure)

@@ -34,9 +34,7 @@ def catalogue(extra: tuple[str, ...] = ()) -> dict[str, dict[str, str]]:
     return merged
 
 
-def text(
-    code: str, params: Mapping[str, JSON] | None = None, lang: str = "en", extra: tuple[str, ...] = ()
-) -> str:
+def text(code: str, params: Mapping[str, JSON] | None = None, lang: str = "en", extra: tuple[str, ...] = ()) -> str:
     """The words for ``code``; ``extra`` adds front-end packages' texts (e.g. ``("ui",)``)."""
     table = catalogue(extra)
     for language in (lang, "en"):

@@ -243,15 +243,23 @@ class InputRouter:
             return
         previous = result.previous.title if result.previous is not None else None
         self.recent.append({"source": f"reader {event.reader}", "input": event.uid, "outcome": "enrolled"})
-        self._emit({"type": "enrollment", "status": result.status, "uid": result.uid, "label": result.piece.title,
-                    "previous": previous})
+        self._emit(
+            {
+                "type": "enrollment",
+                "status": result.status,
+                "uid": result.uid,
+                "label": result.piece.title,
+                "previous": previous,
+            }
+        )
 
     def _tag(self, event: TagSeen) -> None:
         source = f"reader {event.reader}"
         piece = self.tags.lookup(event.uid)
         if piece is None:
-            self._note(Notice("input.unknown_tag", {"uid": event.uid, "reader": event.reader}, "unknown"), source,
-                       event.uid)
+            self._note(
+                Notice("input.unknown_tag", {"uid": event.uid, "reader": event.reader}, "unknown"), source, event.uid
+            )
             return
         game, msg = self._open_game()
         if game is None or msg is None:
@@ -283,8 +291,9 @@ class InputRouter:
         gesture: str | None = None
         if isinstance(event, ButtonPressed):
             if not gestures:
-                self._note(Notice("input.unbound_button", {"button": event.name}, "info"), source,
-                           f"press {event.name}")
+                self._note(
+                    Notice("input.unbound_button", {"button": event.name}, "info"), source, f"press {event.name}"
+                )
             elif "hold" not in gestures and "press" in gestures:
                 gesture = "press"
         elif isinstance(event, ButtonHeld):
@@ -310,8 +319,11 @@ class InputRouter:
         if event.status == before:
             return
         if event.status in ("disconnected", "error"):
-            self._notice(Notice(f"input.reader.{event.status}", {"reader": event.reader}, "warning"),
-                         f"reader {event.reader}", sound=False)
+            self._notice(
+                Notice(f"input.reader.{event.status}", {"reader": event.reader}, "warning"),
+                f"reader {event.reader}",
+                sound=False,
+            )
         elif before in ("disconnected", "error"):
             self._notice(Notice("input.reader.connected", {"reader": event.reader}, "info"), f"reader {event.reader}")
 
@@ -393,8 +405,16 @@ class InputRouter:
             words = text(notice.code, notice.params, self.language())
         except Exception:  # a text must never lose the notice
             words = notice.code
-        self._emit({"type": "notice", "level": notice.level, "code": notice.code, "params": dict(notice.params),
-                    "text": words, "source": source})
+        self._emit(
+            {
+                "type": "notice",
+                "level": notice.level,
+                "code": notice.code,
+                "params": dict(notice.params),
+                "text": words,
+                "source": source,
+            }
+        )
         if sound and notice.level in ("refused", "unknown") and self.indicators is not None:
             self.indicators.signal("error")
 
@@ -415,7 +435,9 @@ class InputRouter:
     def _on_message(self, msg: JSONObject) -> None:
         previous = self._message
         same_game = (
-            previous is not None and msg.get("type") == "state" and previous.get("type") == "state"
+            previous is not None
+            and msg.get("type") == "state"
+            and previous.get("type") == "state"
             and previous.get("game_id") == msg.get("game_id")
         )
         before = previous.get("view") if same_game and previous is not None else None
@@ -503,8 +525,7 @@ class HardwareInputs:
         hc = parse_hardware(config.hardware)
         tags = TagTable.load(config.tags_path)
         bindings = load_bindings(Path(config.data_dir) / "bindings.json")
-        router = InputRouter(table, tags, config=hc, bindings=bindings,
-                             language=language or (lambda: config.language))
+        router = InputRouter(table, tags, config=hc, bindings=bindings, language=language or (lambda: config.language))
         hw = build(hc, to_loop(loop, router.handle), mode=mode, pin_factory=pin_factory, start=False)
         router.indicators = hw.indicators
         router.start()

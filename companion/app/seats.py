@@ -139,16 +139,12 @@ class SeatLinks:
 
         def work(db: sqlite3.Connection) -> bool:
             db.execute("BEGIN IMMEDIATE")
-            row = db.execute(
-                "SELECT device FROM seat_links WHERE game_id = ? AND seat = ?", (game_id, seat)
-            ).fetchone()
+            row = db.execute("SELECT device FROM seat_links WHERE game_id = ? AND seat = ?", (game_id, seat)).fetchone()
             if row is None:
                 db.execute("ROLLBACK")
                 return False
             if row[0] is None:
-                db.execute(
-                    "UPDATE seat_links SET device = ? WHERE game_id = ? AND seat = ?", (digest, game_id, seat)
-                )
+                db.execute("UPDATE seat_links SET device = ? WHERE game_id = ? AND seat = ?", (digest, game_id, seat))
                 db.execute("COMMIT")
                 return True
             db.execute("ROLLBACK")

@@ -168,9 +168,7 @@ class Table:
             rules = get_rules(rules_name)
             Game(rules, config, 0)  # validates the setup before anything is written
             seed = secrets.randbits(63)
-            game_id = await asyncio.to_thread(
-                self.store.create_game, rules_name, title or rules_name, config, seed
-            )
+            game_id = await asyncio.to_thread(self.store.create_game, rules_name, title or rules_name, config, seed)
             self.current = await asyncio.to_thread(load_game, self.store, game_id)
             self._publish()
             return game_id

@@ -88,9 +88,7 @@ def decode(tp: Any, data: object, path: str = "") -> Any:
         for option in allowed:
             if data == option and type(data) is type(option):
                 return option
-        raise MalformedInput(
-            "malformed.choice", f"{path}: not one of {allowed!r}", field=path or "value"
-        )
+        raise MalformedInput("malformed.choice", f"{path}: not one of {allowed!r}", field=path or "value")
     if origin in (typing.Union, types.UnionType):
         args = typing.get_args(tp)
         if data is None and type(None) in args:
@@ -106,9 +104,7 @@ def decode(tp: Any, data: object, path: str = "") -> Any:
         if len(args) == 2 and args[1] is Ellipsis:
             return tuple(decode(args[0], v, f"{path}[{i}]") for i, v in enumerate(data))
         if len(args) != len(data):
-            raise MalformedInput(
-                "malformed.length", f"{path}: expected {len(args)} items", field=path or "value"
-            )
+            raise MalformedInput("malformed.length", f"{path}: expected {len(args)} items", field=path or "value")
         return tuple(decode(a, v, f"{path}[{i}]") for i, (a, v) in enumerate(zip(args, data, strict=True)))
     if isinstance(tp, type) and issubclass(tp, enum.Enum):
         for member in tp:

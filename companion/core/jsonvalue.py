@@ -6,7 +6,8 @@ import json
 from typing import Union
 
 JSON = Union[  # noqa: UP007 (recursive alias needs Union)
-    None, bool, int, float, str, list["JSON"], dict[str, "JSON"]]
+    None, bool, int, float, str, list["JSON"], dict[str, "JSON"]
+]
 JSONObject = dict[str, JSON]
 
 

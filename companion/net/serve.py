@@ -33,7 +33,7 @@ async def print_links(table: Table, links: SeatLinks, out: TextIO | None = None)
     stream = out or sys.stdout
     if table.current is None:
         print("No game is open. Start one first, e.g.:", file=stream)
-        print("  companion new scotland_yard --setup '{\"detectives\": [\"Dora\"]}'", file=stream)
+        print('  companion new scotland_yard --setup \'{"detectives": ["Dora"]}\'', file=stream)
         return []
     game = table.current.game
     seats = [*game.rules.seats(game.state), TABLE_SEAT]

@@ -52,8 +52,10 @@ from hwkit import FakeClock  # noqa: E402  (the hardware tests' fake clock)
 
 VM = "victorian_masterminds"
 VM_SETUP: JSONObject = {
-    "players": [{"seat": "p1", "colour": "red", "machine": 1, "lab_cells": 4},
-                {"seat": "p2", "colour": "blue", "machine": 2, "lab_cells": 4}],
+    "players": [
+        {"seat": "p1", "colour": "red", "machine": 1, "lab_cells": 4},
+        {"seat": "p2", "colour": "blue", "machine": 2, "lab_cells": 4},
+    ],
     "secret_service_start": 4,
 }
 EXAMPLE = ROOT / "deploy" / "companion.example.toml"
@@ -98,8 +100,9 @@ class Rig:
         return [str(m["code"]) for m in self.messages if m["type"] == "notice"]
 
     def submitted(self) -> list[tuple[Any, ...]]:
-        return [(e.get("kind"), e.get("actor"), e.get("outcome"), e.get("code"))
-                for e in self.router.recent if "kind" in e]
+        return [
+            (e.get("kind"), e.get("actor"), e.get("outcome"), e.get("code")) for e in self.router.recent if "kind" in e
+        ]
 
     def events(self) -> list[Any]:
         assert self.table.game is not None
@@ -116,8 +119,13 @@ class Rig:
         await self.settle()
 
 
-def run(tmp_path: Path, scenario: Callable[[Rig], Awaitable[None]], *, tags: TagTable | None = None,
-        hardware: dict[str, Any] | None = None) -> None:
+def run(
+    tmp_path: Path,
+    scenario: Callable[[Rig], Awaitable[None]],
+    *,
+    tags: TagTable | None = None,
+    hardware: dict[str, Any] | None = None,
+) -> None:
     async def main() -> None:
         table = Table(Store(tmp_path / "t.sqlite3"))
         await table.start()
@@ -318,8 +326,14 @@ def test_unknown_tags_other_games_and_no_game_are_reported_and_nothing_is_submit
         await rig.tag("r3", "0A00000010")  # a reader at a place nobody sits at in this game
         await rig.tag("table", "0A00000021")  # a colourless agent on the table's reader: whose?
         await rig.tag("r1", "0A00000022")  # nobody plays green
-        assert rig.notices()[1:] == ["input.unknown_tag", "input.other_game", "input.bad_piece", "input.no_seat",
-                                     "input.vm.agent_needs_seat", "input.vm.agent_colour"]
+        assert rig.notices()[1:] == [
+            "input.unknown_tag",
+            "input.other_game",
+            "input.bad_piece",
+            "input.no_seat",
+            "input.vm.agent_needs_seat",
+            "input.vm.agent_colour",
+        ]
         unknown = next(m for m in rig.messages if m.get("code") == "input.unknown_tag")
         assert unknown["params"] == {"uid": "0A000000FF", "reader": "r1"} and "0A000000FF" in str(unknown["text"])
         other = next(m for m in rig.messages if m.get("code") == "input.other_game")
@@ -383,22 +397,31 @@ def test_scotland_yard_pawns_select_a_figure(tmp_path: Path) -> None:
         assert t.game is not None
         x: Any = t.game.snapshot(Audience.of_seat("mrx"))["legal"]["x"]["single"]  # type: ignore[index,call-overload]
         ticket = sorted(x)[0]
-        await t.submit_json({"seq": t.seq, "intent": {"kind": "sy.x_move", "ticket": ticket,
-                                                      "station": x[ticket][0]}}, Audience.of_seat("mrx"))
+        await t.submit_json(
+            {"seq": t.seq, "intent": {"kind": "sy.x_move", "ticket": ticket, "station": x[ticket][0]}},
+            Audience.of_seat("mrx"),
+        )
         assert set(rig.lights.turns[-1]) == {"p2", "d2"}  # d1 sits at p2; d2 is not mapped
         before = rig.seq
         await rig.tag("table", "0A00000040")
         moves: Any = t.game.snapshot(TABLE)["legal"]["moves"]["D1"]  # type: ignore[index,call-overload]
-        assert rig.router.selection == {"game": "scotland_yard", "kind": "figure", "figure": "D1", "seat": None,
-                                        "moves": moves}
+        assert rig.router.selection == {
+            "game": "scotland_yard",
+            "kind": "figure",
+            "figure": "D1",
+            "seat": None,
+            "moves": moves,
+        }
         assert {"type": "selection", "selection": rig.router.selection} in rig.messages
         await rig.tag("r2", "0A00000041")  # D2 on d1's reader
         await rig.tag("r1", "0A00000042")  # Mister X's pawn
         assert rig.notices()[-2:] == ["input.sy.not_your_figure", "input.sy.mister_x"]
         assert rig.seq == before and rig.router.selection is not None
         line = sorted(moves)[0]
-        await t.submit_json({"seq": t.seq, "intent": {"kind": "sy.move", "figure": "D1", "ticket": line,
-                                                      "station": moves[line][0]}}, TABLE)
+        await t.submit_json(
+            {"seq": t.seq, "intent": {"kind": "sy.move", "figure": "D1", "ticket": line, "station": moves[line][0]}},
+            TABLE,
+        )
         assert rig.router.selection is None  # D1 has moved: the selection went by itself
         assert {"type": "selection", "selection": None} in rig.messages
         await rig.tag("table", "0A00000040")
@@ -416,8 +439,12 @@ def test_mykerinos_patron_cards_are_their_use(tmp_path: Path) -> None:
             await t.submit_json({"seq": t.seq, "intent": intent}, TABLE)
 
         await table_does({"kind": "myk.choose_start_player", "seat": "blue"})
-        await table_does({"kind": "myk.enter_patrons", "order": ["lady_violet", "lord_lemon", "sir_brown",
-                                                                 "mrs_blackmore", "colonel_tangerine"]})
+        await table_does(
+            {
+                "kind": "myk.enter_patrons",
+                "order": ["lady_violet", "lord_lemon", "sir_brown", "mrs_blackmore", "colonel_tangerine"],
+            }
+        )
         await rig.tag("r1", "0A00000050")  # season 1: the rules say why not
         assert rig.submitted() == [("myk.excavate", "blue", "refused", "myk.patron_too_early")]
         for seat in ("blue", "red", "green"):
@@ -460,8 +487,13 @@ def test_an_enrollment_takes_the_scan_instead_of_the_game(tmp_path: Path) -> Non
         rig.router.enroll(EnrollmentSession(rig.router.tags, "r1", eiffel))
         await rig.tag("r2", "0A00000099")  # another reader still plays (here: an unknown tag)
         await rig.tag("r1", "0A00000099")
-        assert rig.messages[-1] == {"type": "enrollment", "status": "recorded", "uid": "0A00000099",
-                                    "label": "Eiffel Tower", "previous": None}
+        assert rig.messages[-1] == {
+            "type": "enrollment",
+            "status": "recorded",
+            "uid": "0A00000099",
+            "label": "Eiffel Tower",
+            "previous": None,
+        }
         assert rig.router.tags.lookup("0A00000099") == eiffel and rig.seq == before
         await rig.tag("r1", "0A00000099")  # the session is over: now it captures for p1
         assert rig.submitted() == [("vm.capture", "p1", "accepted", None)]
@@ -510,8 +542,15 @@ def test_the_shipped_bindings_parse_and_a_table_file_overrides_them(tmp_path: Pa
     assert shipped.of(VM).pieces == {"building": "vm.building", "agent": "vm.agent"}
     assert shipped.of("scotland_yard").button("next") == {}
     mine = tmp_path / "bindings.json"
-    mine.write_text(json.dumps({"format": "companion.bindings", "version": 1, "games": {
-        VM: {"buttons": {"next": {"press": "none"}, "undo": {"press": "undo"}}}}}))
+    mine.write_text(
+        json.dumps(
+            {
+                "format": "companion.bindings",
+                "version": 1,
+                "games": {VM: {"buttons": {"next": {"press": "none"}, "undo": {"press": "undo"}}}},
+            }
+        )
+    )
     table = load_bindings(mine)
     assert table.of(VM).button("next") == {"press": "none"} and table.of(VM).button("undo") == {"press": "undo"}
     assert table.of(VM).button("confirm") == {"press": "vm.confirm"} and table.of(VM).pieces == shipped.of(VM).pieces
@@ -519,14 +558,17 @@ def test_the_shipped_bindings_parse_and_a_table_file_overrides_them(tmp_path: Pa
     assert load_bindings(tmp_path / "missing.json") == shipped
 
 
-@pytest.mark.parametrize("games, problem", [
-    ({"chess": {}}, "unknown game"),
-    ({VM: {"buttons": {"next": {"press": "vm.jump"}}}}, "unknown action"),
-    ({VM: {"pieces": {"figure": "sy.figure"}}}, "not an action of"),
-    ({VM: {"buttons": {"next": {"double": "undo"}}}}, "gestures"),
-    ({VM: {"lights": {}}}, "expected buttons"),
-    ({VM: {"tracks": {"secret_service": 3}}}, "view key"),
-])
+@pytest.mark.parametrize(
+    "games, problem",
+    [
+        ({"chess": {}}, "unknown game"),
+        ({VM: {"buttons": {"next": {"press": "vm.jump"}}}}, "unknown action"),
+        ({VM: {"pieces": {"figure": "sy.figure"}}}, "not an action of"),
+        ({VM: {"buttons": {"next": {"double": "undo"}}}}, "gestures"),
+        ({VM: {"lights": {}}}, "expected buttons"),
+        ({VM: {"tracks": {"secret_service": 3}}}, "view key"),
+    ],
+)
 def test_bindings_files_are_strict(games: Any, problem: str) -> None:
     with pytest.raises(BindingsError, match=problem):
         parse_bindings({"format": "companion.bindings", "version": 1, "games": games})
@@ -579,8 +621,14 @@ def _notice_codes() -> set[str]:
 
 def test_every_input_notice_has_english_and_german_text() -> None:
     codes = _notice_codes() | {"bindings.malformed"}
-    assert {"input.unknown_tag", "input.other_game", "input.no_game", "input.vm.agent_recorded",
-            "input.reader.error", "input.sy.mister_x"} <= codes
+    assert {
+        "input.unknown_tag",
+        "input.other_game",
+        "input.no_game",
+        "input.vm.agent_recorded",
+        "input.reader.error",
+        "input.sy.mister_x",
+    } <= codes
     texts = catalogue()
     assert [(lang, c) for lang in ("en", "de") for c in sorted(codes) if c not in texts[lang]] == []
 
@@ -588,8 +636,11 @@ def test_every_input_notice_has_english_and_german_text() -> None:
 def test_companion_serve_builds_the_hardware_and_closes_it(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     from companion.net.serve import serve
 
-    hardware = {"mode": "simulated", "buttons": [{"role": "next", "pin": 22}],
-                "readers": [{"name": "r1", "type": "rdm6300", "port": "simulated"}]}
+    hardware = {
+        "mode": "simulated",
+        "buttons": [{"role": "next", "pin": 22}],
+        "readers": [{"name": "r1", "type": "rdm6300", "port": "simulated"}],
+    }
     config = Config(data_dir=tmp_path, host="127.0.0.1", port=0, hardware=hardware)
     threads = set(threading.enumerate())
 

@@ -11,8 +11,19 @@ from companion.app.i18n import catalogue, text
 from companion.core import CompanionError, IllegalMove
 
 ROOT = Path(__file__).resolve().parents[2]
-ERROR_NAMES = {"CompanionError", "MalformedInput", "Forbidden", "IllegalMove", "StaleIntent", "GameOver",
-               "UndoRefused", "SetupError", "StoreError", "ConfigError", "NoGame"}
+ERROR_NAMES = {
+    "CompanionError",
+    "MalformedInput",
+    "Forbidden",
+    "IllegalMove",
+    "StaleIntent",
+    "GameOver",
+    "UndoRefused",
+    "SetupError",
+    "StoreError",
+    "ConfigError",
+    "NoGame",
+}
 HELPERS = {"_refusal", "_text"}  # companion/net/server.py helpers that take a code
 
 

@@ -62,8 +62,15 @@ def test_stale_and_malformed_intents_change_nothing(tmp_path: Path) -> None:
         await table.submit(Draw(), TABLE, 0)
         with pytest.raises(StaleIntent):
             await table.submit(Add("a", 1), A, 0)
-        for garbage in (None, [], {"seq": 1}, {"seq": True, "intent": {}}, {"seq": 1, "intent": {"kind": "x"}},
-                        {"seq": 1, "intent": {"kind": "toy.add", "seat": "a"}}, {"seq": 1, "intent": "add"}):
+        for garbage in (
+            None,
+            [],
+            {"seq": 1},
+            {"seq": True, "intent": {}},
+            {"seq": 1, "intent": {"kind": "x"}},
+            {"seq": 1, "intent": {"kind": "toy.add", "seat": "a"}},
+            {"seq": 1, "intent": "add"},
+        ):
             with pytest.raises(MalformedInput):
                 await table.submit_json(garbage, A)  # type: ignore[arg-type]
         assert table.seq == 1

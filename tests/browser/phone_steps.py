@@ -12,8 +12,10 @@ from playwright.async_api import Browser, Page
 from companion.core import TABLE
 
 WAIT = 15_000  # ms; generous, for a loaded test machine
-ANSWERED = ("() => { const n = document.querySelector('#notice');"
-            " return !n.hidden && !n.textContent.startsWith('Send'); }")
+ANSWERED = (
+    "() => { const n = document.querySelector('#notice'); return !n.hidden && !n.textContent.startsWith('Send'); }"
+)
+
 
 async def open_phones(r: Rig, browser: Browser, seats: list[str]) -> dict[str, Page]:
     """One browser context per seat (separate devices, each page in front so nothing is throttled)."""
@@ -43,7 +45,10 @@ async def settled(page: Page, seq: int) -> None:
     """The page shows the state at ``seq`` (or later) and no intent of it waits for an ack."""
     await page.wait_for_function(
         "seq => C.state && C.state.seq >= seq && !document.querySelector('#notice').textContent.startsWith('Send')",
-        arg=seq, timeout=WAIT, polling=50)
+        arg=seq,
+        timeout=WAIT,
+        polling=50,
+    )
 
 
 async def tap(page: Page, selector: str) -> None:
@@ -82,5 +87,7 @@ async def no_overflow(page: Page) -> None:
     """Nothing is cut off sideways at 360 px."""
     wide = await page.evaluate(
         """w => [...document.querySelectorAll('main *')].filter(e => e.getBoundingClientRect().right > w)
-               .map(e => e.tagName + '.' + e.className + ' ' + (e.textContent || '').slice(0, 30))""", PHONE["width"])
+               .map(e => e.tagName + '.' + e.className + ' ' + (e.textContent || '').slice(0, 30))""",
+        PHONE["width"],
+    )
     assert not wide, wide

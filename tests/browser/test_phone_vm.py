@@ -22,14 +22,25 @@ from companion.app.seats import TABLE_SEAT
 from companion.core import TABLE, Audience
 
 CONFIG = {
-    "players": [{"seat": "p1", "colour": "red", "machine": 1, "machine_name": "Beluga"},
-                {"seat": "p2", "colour": "blue", "machine": 2, "machine_name": "Kraken"}],
+    "players": [
+        {"seat": "p1", "colour": "red", "machine": 1, "machine_name": "Beluga"},
+        {"seat": "p2", "colour": "blue", "machine": 2, "machine_name": "Kraken"},
+    ],
     "secret_service_start": 1,  # low, so Gunners can capture and the level climbs towards the end
     "missions": {"london": {"reward": 2}, "moscow": {"reward": 3}},
 }
 SEATS = ["p1", "p2"]
-FLOW = {"vm.place", "vm.force_resolve", "vm.extra_turn", "vm.capture", "vm.end_turn", "vm.reveal",
-        "vm.choose_building", "vm.henchman", "vm.engineer_done"}
+FLOW = {
+    "vm.place",
+    "vm.force_resolve",
+    "vm.extra_turn",
+    "vm.capture",
+    "vm.end_turn",
+    "vm.reveal",
+    "vm.choose_building",
+    "vm.henchman",
+    "vm.engineer_done",
+}
 
 
 def snapshot(r: Rig, audience: Audience) -> Any:
@@ -50,7 +61,8 @@ async def shows_only_its_own(r: Rig, page: Page, seat: str) -> None:
         assert await page.locator("[data-top]").first.get_attribute("data-top") == top
     shown = await page.locator("[data-mine]").evaluate_all(
         "ms => ms.map(m => [m.closest('[data-stack]').dataset.stack, +m.dataset.mine,"
-        " m.querySelector('[data-agent]').dataset.agent])")
+        " m.querySelector('[data-agent]').dataset.agent])"
+    )
     assert sorted(map(tuple, shown)) == sorted((p["city"], p["position"], p["agent"] or "") for p in own["placed"])
     heights = await page.locator("[data-height]").evaluate_all("ds => ds.map(d => +d.dataset.height)")
     assert heights == list(own["stacks"].values())
@@ -69,8 +81,21 @@ async def step(r: Rig, pages: dict[str, Page], rng: random.Random, seen: set[str
     assert todo, "nobody can move"
     page = pages[seat]
     kinds = {a["kind"] for a in todo}
-    kind = next(k for k in ("vm.reveal", "vm.choose_building", "vm.engineer_done", "vm.henchman", "vm.place",
-                            "vm.force_resolve", "vm.capture", "vm.extra_turn", "vm.end_turn") if k in kinds)
+    kind = next(
+        k
+        for k in (
+            "vm.reveal",
+            "vm.choose_building",
+            "vm.engineer_done",
+            "vm.henchman",
+            "vm.place",
+            "vm.force_resolve",
+            "vm.capture",
+            "vm.extra_turn",
+            "vm.end_turn",
+        )
+        if k in kinds
+    )
     if kind in ("vm.capture", "vm.extra_turn"):  # after placing: try each scientist action (and ending) in turn
         unseen = [k for k in sorted(kinds) if k.removeprefix("vm.") not in seen]
         kind = rng.choice(unseen or sorted(kinds))
@@ -145,10 +170,16 @@ def test_two_phones_and_the_table_play_in_chromium(tmp_path: Path, monkeypatch: 
             await settled(p1, r.table.seq)
             pile = snapshot(r, Audience.of_seat("p1"))["view"]["pile"]["agents"]
             assert len(pile) == 5 and await p1.locator("[data-pile]").get_attribute("data-pile") == ",".join(pile)
-            await act(r, p1, f"[data-choice=place] .vm-pick[data-agent={pile[-1]}]",
-                      "[data-choice=place] [data-city=rome]", shot_as="vm-whole-pile")
+            await act(
+                r,
+                p1,
+                f"[data-choice=place] .vm-pick[data-agent={pile[-1]}]",
+                "[data-choice=place] [data-city=rome]",
+                shot_as="vm-whole-pile",
+            )
             assert snapshot(r, Audience.of_seat("p1"))["view"]["placed"] == [
-                {"city": "rome", "position": 1, "height": 1, "agent": pile[-1]}]
+                {"city": "rome", "position": 1, "height": 1, "agent": pile[-1]}
+            ]
 
             rng = random.Random(5)
             seen: set[str] = set()
@@ -158,8 +189,9 @@ def test_two_phones_and_the_table_play_in_chromium(tmp_path: Path, monkeypatch: 
                 if len(moves) == 30:
                     # The table turns the Secret Service dial to 12 (a correction): the final round begins.
                     level = view(r)["level"]
-                    await table_do(r, {"kind": "vm.adjust", "counter": "level", "delta": 12 - level, "seat": None,
-                                       "value": None})
+                    await table_do(
+                        r, {"kind": "vm.adjust", "counter": "level", "delta": 12 - level, "seat": None, "value": None}
+                    )
                     await settled(p1, r.table.seq)
                     assert await p1.locator("[data-final]").count() == 1
                     await shot(p1, "vm-final-round")
@@ -172,8 +204,16 @@ def test_two_phones_and_the_table_play_in_chromium(tmp_path: Path, monkeypatch: 
                     seen.add("resolution")
                     await shot(pages["p2"], "vm-resolution")
             # Every kind of move was made through the pages, and the game ended with a result on every screen.
-            assert {"place", "end_turn", "extra_turn", "reveal", "choose_building", "engineer_done",
-                    "table-henchman", "table-place"} <= seen, seen
+            assert {
+                "place",
+                "end_turn",
+                "extra_turn",
+                "reveal",
+                "choose_building",
+                "engineer_done",
+                "table-henchman",
+                "table-place",
+            } <= seen, seen
             public = view(r)
             assert public["result"]["winners"]
             for seat in SEATS:

@@ -74,8 +74,15 @@ def test_round_trip_is_exact(value: Sample) -> None:
 
 
 GOOD = {
-    "kind": "test.sample", "count": 1, "name": "x", "flag": True, "colour": "red", "mode": "bus",
-    "path": [1, 2], "pair": [3, "y"], "inner": {"station": 5, "label": None},
+    "kind": "test.sample",
+    "count": 1,
+    "name": "x",
+    "flag": True,
+    "colour": "red",
+    "mode": "bus",
+    "path": [1, 2],
+    "pair": [3, "y"],
+    "inner": {"station": 5, "label": None},
 }
 
 

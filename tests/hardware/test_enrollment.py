@@ -173,4 +173,3 @@ def test_waiting_gives_up_after_the_timeout(tmp_path: Path) -> None:
     events.put(TagSeen("p2", "0102030405"))
     assert session.wait(events, timeout=0.05) is None
     assert not session.done
-

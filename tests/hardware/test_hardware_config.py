@@ -98,8 +98,10 @@ def test_an_empty_section_is_valid_and_builds_nothing() -> None:
         ({"readers": [{"name": "a", "type": "rdm6300", "port": "/dev/x", "poll_ms": 50}]}, "readers[0].poll_ms"),
         ({"readers": [{"name": "a", "type": "pn532", "port": "/x", "gone_after_ms": 50}]}, "readers[0].gone_after_ms"),
         ({"readers": [{"name": "a", "type": "pn532", "port": "/dev/x"}] * 2}, "readers"),
-        ({"readers": [{"name": "a", "type": "pn532", "port": "/x"}, {"name": "b", "type": "rdm6300", "port": "/x"}]},
-         "readers"),
+        (
+            {"readers": [{"name": "a", "type": "pn532", "port": "/x"}, {"name": "b", "type": "rdm6300", "port": "/x"}]},
+            "readers",
+        ),
     ],
 )
 def test_mistakes_are_reported_with_the_key(section: dict[str, Any], key: str) -> None:
@@ -174,8 +176,9 @@ def test_injected_pin_factory_and_fake_clock_for_tests() -> None:
     factory = MockFactory()
     rec = Recorder()
     now = [0.0]
-    with build({"buttons": [{"role": "next", "pin": 22}]}, rec, pin_factory=factory, clock=lambda: now[0],
-               autotick=False) as hw:
+    with build(
+        {"buttons": [{"role": "next", "pin": 22}]}, rec, pin_factory=factory, clock=lambda: now[0], autotick=False
+    ) as hw:
         assert hw.buttons is not None
         factory.pin(22).drive_low()
         now[0] += 0.05

@@ -41,8 +41,10 @@ from hardware.enrollment import Piece, TagTable
 GAME = "victorian_masterminds"
 P1, P2 = Audience.of_seat("p1"), Audience.of_seat("p2")
 SETUP: JSONObject = {
-    "players": [{"seat": "p1", "colour": "red", "machine": 1, "lab_cells": 4},
-                {"seat": "p2", "colour": "blue", "machine": 2, "lab_cells": 4}],
+    "players": [
+        {"seat": "p1", "colour": "red", "machine": 1, "lab_cells": 4},
+        {"seat": "p2", "colour": "blue", "machine": 2, "lab_cells": 4},
+    ],
     "secret_service_start": 10,
 }
 SEED = 20240607
@@ -179,7 +181,8 @@ class Box:
     async def place(self, seat: str, city: str) -> None:
         """The touchscreen's city tap, completed by the router as ui/app.py does it."""
         intent = self.router.complete_intent(
-            {"kind": "vm.place", "seat": seat, "city": city, "agent": None, "recycle": False})
+            {"kind": "vm.place", "seat": seat, "city": city, "agent": None, "recycle": False}
+        )
         await self.table.submit_json({"seq": self.table.seq, "intent": intent}, TABLE)
 
     async def do(self, step: Step) -> None:

@@ -40,8 +40,12 @@ def hidden_twin(state: VMState, seat: str, rng: random.Random) -> VMState:
     i = state.seats.index(seat)
     player = state.players[i]
     slots = [("pile", k, 0) for k in range(len(player.pile))]
-    slots += [("stack", c, k) for c, stack in enumerate(state.stacks) for k, pl in enumerate(stack)
-              if pl.seat == seat and pl.agent is not None and not pl.recycled]
+    slots += [
+        ("stack", c, k)
+        for c, stack in enumerate(state.stacks)
+        for k, pl in enumerate(stack)
+        if pl.seat == seat and pl.agent is not None and not pl.recycled
+    ]
     dealt = [player.pile[k] if where == "pile" else state.stacks[c][k].agent for where, c, k in slots]
     rng.shuffle(dealt)
     pile = list(player.pile)
@@ -92,8 +96,10 @@ class Checker:
 async def probe(phone: Phone, seq: int, state: VMState) -> None:
     """A phone that is not the one asked names each agent in turn; the refusals must not differ."""
     active = state.active_seat
-    kinds = [lambda a: {"kind": "vm.place", "seat": active, "city": "london", "agent": a, "recycle": False},
-             lambda a: {"kind": "vm.reveal", "agent": a}]
+    kinds = [
+        lambda a: {"kind": "vm.place", "seat": active, "city": "london", "agent": a, "recycle": False},
+        lambda a: {"kind": "vm.reveal", "agent": a},
+    ]
     for make in kinds:
         answers = []
         for agent in AGENTS:

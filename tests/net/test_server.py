@@ -95,9 +95,15 @@ def test_garbage_and_floods_are_refused_while_the_game_goes_on(tmp_path: Path) -
             await a.until("state")
             await b.until("state")
             seq = r.table.seq
-            for garbage in ["{", "null", "[]", '"x"', json.dumps({"type": "intent"}),
-                            json.dumps({"type": "intent", "id": 5, "seq": seq, "intent": {"kind": "nope"}}),
-                            json.dumps({"type": "hack", "id": 1, "seq": 0, "intent": {}})]:
+            for garbage in [
+                "{",
+                "null",
+                "[]",
+                '"x"',
+                json.dumps({"type": "intent"}),
+                json.dumps({"type": "intent", "id": 5, "seq": seq, "intent": {"kind": "nope"}}),
+                json.dumps({"type": "hack", "id": 1, "seq": 0, "intent": {}}),
+            ]:
                 await b.send(garbage)
                 reply = await b.until("refused")
                 assert reply["code"].startswith("malformed"), reply
@@ -113,8 +119,9 @@ def test_garbage_and_floods_are_refused_while_the_game_goes_on(tmp_path: Path) -
             flooder = await r.phone(tokens["b"], device=b.device)
             await flooder.until("state")
             for i in range(200):
-                await flooder.send({"type": "intent", "id": i, "seq": 0, "intent": {"kind": "toy.add", "seat": "b",
-                                                                                    "amount": 1}})
+                await flooder.send(
+                    {"type": "intent", "id": i, "seq": 0, "intent": {"kind": "toy.add", "seat": "b", "amount": 1}}
+                )
             kinds = []
             while True:
                 msg = await flooder.recv()

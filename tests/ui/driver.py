@@ -31,8 +31,7 @@ SCREENSHOTS = ROOT / "artifacts" / "screenshots"
 def xvfb(width: int = 800, height: int = 480) -> Iterator[str]:
     read_fd, write_fd = os.pipe()
     proc = subprocess.Popen(
-        ["Xvfb", "-displayfd", str(write_fd), "-screen", "0", f"{width}x{height}x24", "-nolisten", "tcp",
-         "-noreset"],
+        ["Xvfb", "-displayfd", str(write_fd), "-screen", "0", f"{width}x{height}x24", "-nolisten", "tcp", "-noreset"],
         pass_fds=(write_fd,),
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
@@ -176,8 +175,7 @@ class AppProcess:
 
     def tap(self, tid: str, timeout: float = 10.0) -> None:
         """Tap a widget; waits (up to ``timeout``) for it to appear first."""
-        self.wait(lambda s: tid in s["tids"] and not s["tids"][tid]["disabled"], timeout=timeout,
-                  what=f"widget {tid}")
+        self.wait(lambda s: tid in s["tids"] and not s["tids"][tid]["disabled"], timeout=timeout, what=f"widget {tid}")
         reply = self.call({"cmd": "tap", "tid": tid})
         if not reply.get("ok"):
             raise AssertionError(f"tap {tid}: {reply.get('error')}")
@@ -190,8 +188,10 @@ class AppProcess:
         while not predicate(state):
             if time.monotonic() > deadline:
                 shown = {k: v for k, v in state.items() if k not in ("texts",)}
-                raise AssertionError(f"timed out waiting for {what or predicate}: {json.dumps(shown)[:3000]}\n"
-                                     f"texts: {state.get('texts')}")
+                raise AssertionError(
+                    f"timed out waiting for {what or predicate}: {json.dumps(shown)[:3000]}\n"
+                    f"texts: {state.get('texts')}"
+                )
             time.sleep(0.05)
             state = self.state()
         return state

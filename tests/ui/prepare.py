@@ -17,8 +17,7 @@ from companion.core.errors import CompanionError
 from companion.core.jsonvalue import JSONObject
 
 
-async def _play(store: Store, rules: str, config: JSONObject | None, title: str, seed: int,
-                until: Any) -> int:
+async def _play(store: Store, rules: str, config: JSONObject | None, title: str, seed: int, until: Any) -> int:
     table = Table(store)
     await table.start()
     try:
@@ -42,8 +41,14 @@ async def _play(store: Store, rules: str, config: JSONObject | None, title: str,
         await table.stop()
 
 
-def saved_game(data_dir: Path, rules: str, title: str, seed: int = 1, config: JSONObject | None = None,
-               until: Any = lambda message: False) -> int:
+def saved_game(
+    data_dir: Path,
+    rules: str,
+    title: str,
+    seed: int = 1,
+    config: JSONObject | None = None,
+    until: Any = lambda message: False,
+) -> int:
     """Play ``rules`` randomly until the game ends or ``until(table snapshot)``; returns the game id."""
     data_dir.mkdir(parents=True, exist_ok=True)
     store = Store(data_dir / "companion.sqlite3")

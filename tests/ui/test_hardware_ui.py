@@ -42,8 +42,15 @@ def d1_can_move(message: dict[str, Any]) -> bool:
 def test_simulated_reader_and_button(display: str, tmp_path: Path) -> None:
     app = AppProcess(display, tmp_path, extra_config=HARDWARE)
     saved_game(app.data, "scotland_yard", "SY with a box", seed=11, until=d1_can_move)
-    (app.data / "tags.json").write_text(json.dumps({"format": "companion.tags", "version": 1, "tags": [
-        {"uid": PAWN, "game": "scotland_yard", "piece": "figure:D1", "label": "pawn D1"}]}))
+    (app.data / "tags.json").write_text(
+        json.dumps(
+            {
+                "format": "companion.tags",
+                "version": 1,
+                "tags": [{"uid": PAWN, "game": "scotland_yard", "piece": "figure:D1", "label": "pawn D1"}],
+            }
+        )
+    )
     app.start()
     try:
         app.wait_screen("game")
@@ -55,13 +62,17 @@ def test_simulated_reader_and_button(display: str, tmp_path: Path) -> None:
 
         # A pawn on the reader selects its figure on the table screen.
         app.tap(f"hw.tag.table.{PAWN}")
-        app.wait(lambda s: PAWN in s["tids"].get("hw.reader.table", {}).get("text", "")
-                 or s["toast"] != "", what="the tag read")
+        app.wait(
+            lambda s: PAWN in s["tids"].get("hw.reader.table", {}).get("text", "") or s["toast"] != "",
+            what="the tag read",
+        )
         app.tap("hw.remove.table")
         app.tap("diagnostics.back")
         app.tap("start.resume")
-        state = app.wait(lambda s: any(t.startswith("sy.dest.") and t.count(".") == 3 for t in s["tids"]),
-                         what="D1's destinations, selected by the pawn")
+        state = app.wait(
+            lambda s: any(t.startswith("sy.dest.") and t.count(".") == 3 for t in s["tids"]),
+            what="D1's destinations, selected by the pawn",
+        )
         assert "Detective 1" in next(t for t in state["texts"] if " to …" in t)
         seq = state["seq"]
         app.tap(sorted(t for t in state["tids"] if t.startswith("sy.dest.") and t.count(".") == 3)[0])

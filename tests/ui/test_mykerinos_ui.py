@@ -94,4 +94,3 @@ def test_mykerinos_survey(app: AppProcess) -> None:
     assert second.capitalize() in museum, museum  # the museum shows who holds the room
     assert int(state["tids"][f"myk.projection.{second}"]["text"]) >= int(state["tids"][f"myk.score.{second}"]["text"])
     app.screenshot("myk_table_season2")
-

@@ -27,9 +27,7 @@ def decode_qr(path: Path) -> str:
 
 def threatened(station: int, figures: list[dict[str, Any]]) -> bool:
     """Could a detective or bobby reach ``station`` in one move (by the map)?"""
-    return any(
-        station in BOARD.neighbours(line, f["station"]) for f in figures if f["station"] for line in LAND
-    )
+    return any(station in BOARD.neighbours(line, f["station"]) for f in figures if f["station"] for line in LAND)
 
 
 def distance(a: int, b: int) -> int:
@@ -63,12 +61,19 @@ def x_double(phone: SyncPhone) -> dict[str, Any]:
     """A double move, both steps out of the detectives' reach if possible."""
     st = phone.state()
     figures = st["view"]["figures"]
-    options = [(first, ticket, station) for first in st["legal"]["x"]["double"]
-               for ticket, dests in first["then"].items() for station in dests]
+    options = [
+        (first, ticket, station)
+        for first in st["legal"]["x"]["double"]
+        for ticket, dests in first["then"].items()
+        for station in dests
+    ]
     options.sort(key=lambda o: (threatened(o[0]["station"], figures) or threatened(o[2], figures), o[1] == "black"))
     first, ticket, station = options[0]
-    intent = {"kind": "sy.x_double", "first": {"ticket": first["ticket"], "station": first["station"]},
-              "second": {"ticket": ticket, "station": station}}
+    intent = {
+        "kind": "sy.x_double",
+        "first": {"ticket": first["ticket"], "station": first["station"]},
+        "second": {"ticket": ticket, "station": station},
+    }
     reply = phone.intent(intent, st["seq"])
     assert reply["type"] == "ack", reply
     return {"station": station, "seq": reply["seq"]}
@@ -81,8 +86,9 @@ def detectives_move(app: AppProcess, x_station: int, capture: bool, shots: str =
         state = app.wait(lambda s: s["screen"] in ("game", "end") and not s["dialog"])
         if state["screen"] == "end":
             return True
-        movable = sorted(t for t in state["tids"] if t.startswith("sy.figure.") and t.count(".") == 2
-                         and app_is_tap_panel(state, t))
+        movable = sorted(
+            t for t in state["tids"] if t.startswith("sy.figure.") and t.count(".") == 2 and app_is_tap_panel(state, t)
+        )
         if not movable or "sy.waiting" in state["tids"]:
             return False
         chosen = None
@@ -96,8 +102,9 @@ def detectives_move(app: AppProcess, x_station: int, capture: bool, shots: str =
             if capture and hits:
                 chosen = hits[0]
                 break
-            safe = [t for t in dests if t.startswith("sy.dest.") and t.count(".") == 3
-                    and not t.endswith(f".{x_station}")]
+            safe = [
+                t for t in dests if t.startswith("sy.dest.") and t.count(".") == 3 and not t.endswith(f".{x_station}")
+            ]
             if safe:  # towards Mister X
                 chosen = min(safe, key=lambda t: distance(int(t.rsplit(".", 1)[1]), x_station))
                 break
@@ -141,8 +148,10 @@ def test_scotland_yard_with_mister_x_on_a_phone(app: AppProcess) -> None:
     try:
         welcome = phone.connect()
         assert welcome["type"] == "welcome" and welcome["seat"] == "mrx"
-        seats = app.wait(lambda s: "seats.qr" not in s["tids"] and "seats.release.mrx" in s["tids"],
-                         what="the code hidden once claimed")
+        seats = app.wait(
+            lambda s: "seats.qr" not in s["tids"] and "seats.release.mrx" in s["tids"],
+            what="the code hidden once claimed",
+        )
         assert "seats.show.d1" in seats["tids"]
         app.tap("seats.back")
         app.wait_screen("game")
@@ -157,9 +166,14 @@ def test_scotland_yard_with_mister_x_on_a_phone(app: AppProcess) -> None:
         assert secret["station"] != x1["station"]
 
         # A refusal is shown in words: a station no taxi line reaches.
-        far = next(s for s in range(1, 200) if all(s not in BOARD.neighbours(line, f["station"])
-                                                    for f in phone.state()["view"]["figures"] for line in LAND)
-                   and s not in [f["station"] for f in phone.state()["view"]["figures"]])
+        far = next(
+            s
+            for s in range(1, 200)
+            if all(
+                s not in BOARD.neighbours(line, f["station"]) for f in phone.state()["view"]["figures"] for line in LAND
+            )
+            and s not in [f["station"] for f in phone.state()["view"]["figures"]]
+        )
         app.submit({"kind": "sy.move", "figure": "D1", "ticket": "taxi", "station": far})
         refused = app.wait(lambda s: s["toast"] != "", what="the refusal")
         assert refused["toast_kind"] == "error"

@@ -44,8 +44,10 @@ def test_victorian_masterminds_stack_resolution(app: AppProcess) -> None:
     state = app.wait(lambda s: "vm.reveal.number_two" in s["tids"], what="Blue's reveal")
     assert state["tids"]["vm.level"]["text"] == "2"  # the Secret Service level rose
     app.tap("vm.reveal.number_two")
-    state = app.wait(lambda s: "vm.place.london" in s["tids"] and s["tids"]["vm.stack.london"]["text"] == "0",
-                     what="the stack resolved")
+    state = app.wait(
+        lambda s: "vm.place.london" in s["tids"] and s["tids"]["vm.stack.london"]["text"] == "0",
+        what="the stack resolved",
+    )
     assert state["tids"]["vm.tally.p1.buildings"]["text"] == "1"
     assert state["tids"]["vm.tally.p1.score"]["text"] == "2"  # 2 per building
     assert state["tids"]["vm.level"]["text"] == "2"

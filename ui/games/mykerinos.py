@@ -44,8 +44,12 @@ PATRON_COLOUR = {
     "colonel_tangerine": theme.rgb("#e58a2e"),
 }
 PATRON_TEXT = {"lord_lemon": theme.rgb("#111111")}
-MYK_COLOUR = {"blue": theme.PLAYER["blue"], "red": theme.PLAYER["red"], "green": theme.PLAYER["green"],
-              "white": theme.PLAYER["white"]}
+MYK_COLOUR = {
+    "blue": theme.PLAYER["blue"],
+    "red": theme.PLAYER["red"],
+    "green": theme.PLAYER["green"],
+    "white": theme.PLAYER["white"],
+}
 
 
 def rooms_of(layout: str) -> tuple[list[str], list[str]]:
@@ -89,8 +93,9 @@ class TableView(base.TableView):
         season = self.t("ui.myk.status.season", season=num(v.get("season")))
         if phase == "survey":
             survey = obj(v.get("survey"))
-            return f"{season} · " + self.t("ui.myk.status.survey", zone=num(survey.get("zone")),
-                                             zones=num(survey.get("of")))
+            return f"{season} · " + self.t(
+                "ui.myk.status.survey", zone=num(survey.get("zone")), zones=num(survey.get("of"))
+            )
         turn = obj(v.get("turn"))
         who = self.colour_name(txt(turn.get("seat"))) if turn else ""
         return f"{season} · " + self.t("ui.myk.status.turn", player=who)
@@ -125,12 +130,24 @@ class TableView(base.TableView):
         general = obj(v.get("general"))
         turn = txt(obj(v.get("turn")).get("seat"))
         box = Panel(orientation="vertical", size_hint_x=None, width=dp(372), padding=dp(6), spacing=dp(3))
-        head = hbox(Lbl("", size_hint_x=None, width=dp(76)),
-                    *(Lbl(self.t(f"ui.myk.head.{k}"), size=dp(14), colour=theme.MUTED, halign="center",
-                          size_hint_x=None, width=w, one_line=True)
-                      for k, w in (("score", dp(40)), ("projection", dp(48)), ("supply", dp(60)))),
-                    Lbl(self.t("ui.myk.head.cards"), size=dp(14), colour=theme.MUTED, halign="center", one_line=True),
-                    size_hint_y=None, height=dp(18))
+        head = hbox(
+            Lbl("", size_hint_x=None, width=dp(76)),
+            *(
+                Lbl(
+                    self.t(f"ui.myk.head.{k}"),
+                    size=dp(14),
+                    colour=theme.MUTED,
+                    halign="center",
+                    size_hint_x=None,
+                    width=w,
+                    one_line=True,
+                )
+                for k, w in (("score", dp(40)), ("projection", dp(48)), ("supply", dp(60)))
+            ),
+            Lbl(self.t("ui.myk.head.cards"), size=dp(14), colour=theme.MUTED, halign="center", one_line=True),
+            size_hint_y=None,
+            height=dp(18),
+        )
         box.add_widget(head)
         for seat in (txt(s) for s in seq_of(v.get("seats"))):
             p = obj(players.get(seat))
@@ -142,32 +159,74 @@ class TableView(base.TableView):
             chips = hbox(spacing=dp(2))
             for patron in PATRONS:
                 held = num(cards.get(patron))
-                chip = Chip(str(held) if held else "", PATRON_COLOUR[patron],
-                            PATRON_TEXT.get(patron, theme.TEXT), size=dp(15), bold=True)
+                chip = Chip(
+                    str(held) if held else "",
+                    PATRON_COLOUR[patron],
+                    PATRON_TEXT.get(patron, theme.TEXT),
+                    size=dp(15),
+                    bold=True,
+                )
                 chip.opacity = 1.0 if num(ready.get(patron)) else (0.45 if held else 0.18)
                 chip.tid = f"myk.cards.{seat}.{patron}"
                 chips.add_widget(chip)
             if num(p.get("blank")):
                 chips.add_widget(Chip("5", theme.PANEL_HI, size=dp(15)))
             row = hbox(
-                Chip(self.colour_name(seat), MYK_COLOUR.get(seat, theme.ACCENT), theme.on_player_colour(seat),
-                     size=theme.FONT_SMALL, width=dp(76), bold=seat == turn, one_line=True),
-                Lbl(str(num(p.get("score"))), bold=True, size=theme.FONT_BIG, halign="center", size_hint_x=None,
-                    width=dp(40), tid=f"myk.score.{seat}"),
-                Lbl(str(num(p.get("projection"))), halign="center", colour=theme.ACCENT, size_hint_x=None,
-                    width=dp(48), tid=f"myk.projection.{seat}"),
+                Chip(
+                    self.colour_name(seat),
+                    MYK_COLOUR.get(seat, theme.ACCENT),
+                    theme.on_player_colour(seat),
+                    size=theme.FONT_SMALL,
+                    width=dp(76),
+                    bold=seat == turn,
+                    one_line=True,
+                ),
+                Lbl(
+                    str(num(p.get("score"))),
+                    bold=True,
+                    size=theme.FONT_BIG,
+                    halign="center",
+                    size_hint_x=None,
+                    width=dp(40),
+                    tid=f"myk.score.{seat}",
+                ),
+                Lbl(
+                    str(num(p.get("projection"))),
+                    halign="center",
+                    colour=theme.ACCENT,
+                    size_hint_x=None,
+                    width=dp(48),
+                    tid=f"myk.projection.{seat}",
+                ),
                 Lbl(supply, halign="center", size_hint_x=None, width=dp(60), one_line=True, tid=f"myk.supply.{seat}"),
                 chips,
-                size_hint_y=None, height=dp(30),
+                size_hint_y=None,
+                height=dp(30),
             )
             box.add_widget(row)
         track = [seq_of(t) for t in seq_of(v.get("pass_track"))]
         passed = ", ".join(f"{num(t[1])}. {self.colour_name(txt(t[0]))}" for t in track if len(t) >= 2)
-        box.add_widget(Lbl(self.t("ui.myk.pass_track", track=passed or "–"), size=theme.FONT_SMALL, one_line=True,
-                           size_hint_y=None, height=dp(20), tid="myk.pass_track"))
+        box.add_widget(
+            Lbl(
+                self.t("ui.myk.pass_track", track=passed or "–"),
+                size=theme.FONT_SMALL,
+                one_line=True,
+                size_hint_y=None,
+                height=dp(20),
+                tid="myk.pass_track",
+            )
+        )
         gen = ", ".join(f"{self.colour_name(c)} {num(general.get(c))}" for c in general)
-        box.add_widget(Lbl(self.t("ui.myk.general", supply=gen), size=theme.FONT_SMALL, colour=theme.MUTED,
-                           one_line=True, size_hint_y=None, height=dp(20)))
+        box.add_widget(
+            Lbl(
+                self.t("ui.myk.general", supply=gen),
+                size=theme.FONT_SMALL,
+                colour=theme.MUTED,
+                one_line=True,
+                size_hint_y=None,
+                height=dp(20),
+            )
+        )
         box.add_widget(Widget())
         return box
 
@@ -180,12 +239,18 @@ class TableView(base.TableView):
             return self.setup_panel(box, acts)
         if "myk.zone_counts" in acts:
             survey = obj(v.get("survey"))
-            box.add_widget(Lbl(self.t("ui.myk.counts", zone=num(survey.get("zone")), zones=num(survey.get("of"))),
-                               wrap=True, bold=True))
+            box.add_widget(
+                Lbl(
+                    self.t("ui.myk.counts", zone=num(survey.get("zone")), zones=num(survey.get("of"))),
+                    wrap=True,
+                    bold=True,
+                )
+            )
             box.add_widget(Lbl(self.t("ui.myk.counts_note"), size=theme.FONT_SMALL, colour=theme.MUTED, wrap=True))
             box.add_widget(Widget())
-            box.add_widget(Btn(self.t("ui.myk.counts_done"), self.send_counts, tid="myk.counts.done",
-                               colour=theme.GOOD, bold=True))
+            box.add_widget(
+                Btn(self.t("ui.myk.counts_done"), self.send_counts, tid="myk.counts.done", colour=theme.GOOD, bold=True)
+            )
             return box
         if phase == "survey":
             return self.survey_panel(box, acts)
@@ -196,16 +261,27 @@ class TableView(base.TableView):
             grid = autogrid(3, dp(4))
             for action in seq_of(acts["myk.neutral"].get("actions")):
                 a = txt(action)
-                grid.add_widget(Btn(self.t(f"ui.myk.neutral.{a}"), (lambda a=a: self.send(
-                    {"kind": "myk.neutral", "seat": seat, "action": a})), tid=f"myk.neutral.{a}",
-                    size=theme.FONT_SMALL))
+                grid.add_widget(
+                    Btn(
+                        self.t(f"ui.myk.neutral.{a}"),
+                        (lambda a=a: self.send({"kind": "myk.neutral", "seat": seat, "action": a})),
+                        tid=f"myk.neutral.{a}",
+                        size=theme.FONT_SMALL,
+                    )
+                )
             box.add_widget(grid)
             box.add_widget(Widget())
             return box
         if seat:
             final = self.t("ui.myk.final_action") if turn.get("final") else ""
-            box.add_widget(Lbl(self.t("ui.myk.your_turn", player=self.colour_name(seat)) + final, wrap=True,
-                               bold=True, tid="myk.prompt"))
+            box.add_widget(
+                Lbl(
+                    self.t("ui.myk.your_turn", player=self.colour_name(seat)) + final,
+                    wrap=True,
+                    bold=True,
+                    tid="myk.prompt",
+                )
+            )
         if self.room_for == "sir_brown":
             box.add_widget(Lbl(self.t("ui.myk.pick_room_sir_brown"), wrap=True, colour=theme.WARN))
             box.add_widget(Btn(self.t("ui.cancel"), self.cancel_room, tid="myk.room.cancel", width=dp(140)))
@@ -218,16 +294,29 @@ class TableView(base.TableView):
                 action, patron = [*seq_of(option), None, None][:2]
                 a, p = txt(action), patron if isinstance(patron, str) else None
                 label = self.t(f"ui.myk.{a}") if p is None else f"{self.patron(p)}: {self.t(f'ui.myk.with.{a}')}"
-                grid.add_widget(Btn(label, (lambda a=a, p=p: self.send(
-                    {"kind": "myk.excavate", "seat": seat, "action": a, "patron": p})),
-                    tid=f"myk.excavate.{a}.{p or 'plain'}", size=theme.FONT_SMALL))
+                grid.add_widget(
+                    Btn(
+                        label,
+                        (lambda a=a, p=p: self.send({"kind": "myk.excavate", "seat": seat, "action": a, "patron": p})),
+                        tid=f"myk.excavate.{a}.{p or 'plain'}",
+                        size=theme.FONT_SMALL,
+                    )
+                )
         if "myk.sir_brown" in acts:
-            grid.add_widget(Btn(self.t("ui.myk.sir_brown"), self.pick_room_sir_brown, tid="myk.sir_brown",
-                                size=theme.FONT_SMALL))
+            grid.add_widget(
+                Btn(self.t("ui.myk.sir_brown"), self.pick_room_sir_brown, tid="myk.sir_brown", size=theme.FONT_SMALL)
+            )
         if "myk.pass" in acts:
-            grid.add_widget(Btn(self.t("ui.myk.pass"), lambda: self.send({"kind": "myk.pass", "seat": seat}),
-                                tid="myk.pass", colour=theme.WARN, text_colour=theme.rgb("#111111"),
-                                size=theme.FONT_SMALL))
+            grid.add_widget(
+                Btn(
+                    self.t("ui.myk.pass"),
+                    lambda: self.send({"kind": "myk.pass", "seat": seat}),
+                    tid="myk.pass",
+                    colour=theme.WARN,
+                    text_colour=theme.rgb("#111111"),
+                    size=theme.FONT_SMALL,
+                )
+            )
         box.add_widget(scroll(fit_height(vbox(grid)), tid="myk.actions"))
         return box
 
@@ -235,19 +324,36 @@ class TableView(base.TableView):
         box.add_widget(Lbl(self.t("ui.myk.setup_note"), wrap=True, size=theme.FONT_SMALL))
         row = autogrid(2, dp(4))
         if "myk.draw_start_player" in acts:
-            row.add_widget(Btn(self.t("ui.myk.draw_start_player"),
-                               lambda: self.send({"kind": "myk.draw_start_player"}), tid="myk.draw_start_player",
-                               size=theme.FONT_SMALL))
+            row.add_widget(
+                Btn(
+                    self.t("ui.myk.draw_start_player"),
+                    lambda: self.send({"kind": "myk.draw_start_player"}),
+                    tid="myk.draw_start_player",
+                    size=theme.FONT_SMALL,
+                )
+            )
         if "myk.draw_patrons" in acts:
-            row.add_widget(Btn(self.t("ui.myk.draw_patrons"), lambda: self.send({"kind": "myk.draw_patrons"}),
-                               tid="myk.draw_patrons", size=theme.FONT_SMALL))
+            row.add_widget(
+                Btn(
+                    self.t("ui.myk.draw_patrons"),
+                    lambda: self.send({"kind": "myk.draw_patrons"}),
+                    tid="myk.draw_patrons",
+                    size=theme.FONT_SMALL,
+                )
+            )
         if "myk.choose_start_player" in acts:
-            row.add_widget(Btn(self.t("ui.myk.choose_start_player"),
-                               lambda: self.choose_start(acts["myk.choose_start_player"]),
-                               tid="myk.choose_start_player", size=theme.FONT_SMALL))
+            row.add_widget(
+                Btn(
+                    self.t("ui.myk.choose_start_player"),
+                    lambda: self.choose_start(acts["myk.choose_start_player"]),
+                    tid="myk.choose_start_player",
+                    size=theme.FONT_SMALL,
+                )
+            )
         if "myk.enter_patrons" in acts:
-            row.add_widget(Btn(self.t("ui.myk.enter_patrons"), self.enter_patrons, tid="myk.enter_patrons",
-                               size=theme.FONT_SMALL))
+            row.add_widget(
+                Btn(self.t("ui.myk.enter_patrons"), self.enter_patrons, tid="myk.enter_patrons", size=theme.FONT_SMALL)
+            )
         box.add_widget(row)
         box.add_widget(Widget())
         return box
@@ -256,6 +362,7 @@ class TableView(base.TableView):
         box = fit_height(vbox())
         dialog = Dialog(self.t("ui.myk.choose_start_player"), box)
         for seat in (txt(s) for s in seq_of(action.get("seats"))):
+
             def chosen(s: str = seat) -> None:
                 dialog.dismiss()
                 self.send({"kind": "myk.choose_start_player", "seat": s})
@@ -271,13 +378,23 @@ class TableView(base.TableView):
 
         def redraw() -> None:
             body.clear_widgets()
-            body.add_widget(Lbl(" · ".join(f"{i + 1}: {self.patron(p)}" for i, p in enumerate(order)) or "–",
-                                wrap=True, colour=theme.ACCENT))
+            body.add_widget(
+                Lbl(
+                    " · ".join(f"{i + 1}: {self.patron(p)}" for i, p in enumerate(order)) or "–",
+                    wrap=True,
+                    colour=theme.ACCENT,
+                )
+            )
             grid = autogrid(3, dp(4))
             for patron in PATRONS:
-                btn = Btn(self.patron(patron), (lambda p=patron: add(p)), tid=f"myk.wing_patron.{patron}",
-                          colour=PATRON_COLOUR[patron], text_colour=PATRON_TEXT.get(patron, theme.TEXT),
-                          size=theme.FONT_SMALL)
+                btn = Btn(
+                    self.patron(patron),
+                    (lambda p=patron: add(p)),
+                    tid=f"myk.wing_patron.{patron}",
+                    colour=PATRON_COLOUR[patron],
+                    text_colour=PATRON_TEXT.get(patron, theme.TEXT),
+                    size=theme.FONT_SMALL,
+                )
                 btn.disabled = patron in order
                 grid.add_widget(btn)
             body.add_widget(grid)
@@ -301,16 +418,31 @@ class TableView(base.TableView):
         counts = obj(survey.get("counts"))
         ranking = [txt(c) for c in seq_of(survey.get("ranking"))]
         ranked = ", ".join(f"{i + 1}. {self.colour_name(c)} ({num(counts.get(c))})" for i, c in enumerate(ranking))
-        box.add_widget(Lbl(self.t("ui.myk.ranking", ranking=ranked or "–", parcels=num(survey.get("parcels"))),
-                           size=theme.FONT_SMALL, wrap=True, tid="myk.ranking"))
+        box.add_widget(
+            Lbl(
+                self.t("ui.myk.ranking", ranking=ranked or "–", parcels=num(survey.get("parcels"))),
+                size=theme.FONT_SMALL,
+                wrap=True,
+                tid="myk.ranking",
+            )
+        )
         seat = txt(waiting.get("seat"))
         kind = txt(waiting.get("for"))
         if kind == "choose":
-            box.add_widget(Lbl(self.t("ui.myk.choose", player=self.colour_name(seat), rank=num(waiting.get("rank"))),
-                               wrap=True, bold=True, tid="myk.prompt"))
+            box.add_widget(
+                Lbl(
+                    self.t("ui.myk.choose", player=self.colour_name(seat), rank=num(waiting.get("rank"))),
+                    wrap=True,
+                    bold=True,
+                    tid="myk.prompt",
+                )
+            )
         elif kind == "neutral_pick":
-            box.add_widget(Lbl(self.t("ui.myk.neutral_pick", player=self.colour_name(seat)), wrap=True, bold=True,
-                               tid="myk.prompt"))
+            box.add_widget(
+                Lbl(
+                    self.t("ui.myk.neutral_pick", player=self.colour_name(seat)), wrap=True, bold=True, tid="myk.prompt"
+                )
+            )
         if self.room_for == "museum":
             box.add_widget(Lbl(self.t("ui.myk.pick_room"), wrap=True, colour=theme.WARN))
             box.add_widget(Btn(self.t("ui.cancel"), self.cancel_room, tid="myk.room.cancel", width=dp(140)))
@@ -318,19 +450,37 @@ class TableView(base.TableView):
             return box
         grid = autogrid(3, dp(4))
         if "myk.take_parcel" in acts:
-            grid.add_widget(Btn(self.t("ui.myk.take_parcel"), lambda: self.parcel_dialog(acts["myk.take_parcel"]),
-                                tid="myk.take_parcel", colour=theme.GOOD, size=theme.FONT_SMALL))
+            grid.add_widget(
+                Btn(
+                    self.t("ui.myk.take_parcel"),
+                    lambda: self.parcel_dialog(acts["myk.take_parcel"]),
+                    tid="myk.take_parcel",
+                    colour=theme.GOOD,
+                    size=theme.FONT_SMALL,
+                )
+            )
         if "myk.museum" in acts:
-            grid.add_widget(Btn(self.t("ui.myk.museum"), self.pick_room_museum, tid="myk.museum",
-                                size=theme.FONT_SMALL))
+            grid.add_widget(
+                Btn(self.t("ui.myk.museum"), self.pick_room_museum, tid="myk.museum", size=theme.FONT_SMALL)
+            )
         if "myk.decline" in acts:
-            grid.add_widget(Btn(self.t("ui.myk.decline"), lambda: self.send(
-                {"kind": "myk.decline", "seat": txt(acts["myk.decline"].get("seat"))}), tid="myk.decline",
-                size=theme.FONT_SMALL))
+            grid.add_widget(
+                Btn(
+                    self.t("ui.myk.decline"),
+                    lambda: self.send({"kind": "myk.decline", "seat": txt(acts["myk.decline"].get("seat"))}),
+                    tid="myk.decline",
+                    size=theme.FONT_SMALL,
+                )
+            )
         if "myk.neutral_pick" in acts:
-            grid.add_widget(Btn(self.t("ui.myk.neutral_picked"), lambda: self.send(
-                {"kind": "myk.neutral_pick", "seat": txt(acts["myk.neutral_pick"].get("seat"))}),
-                tid="myk.neutral_pick", size=theme.FONT_SMALL))
+            grid.add_widget(
+                Btn(
+                    self.t("ui.myk.neutral_picked"),
+                    lambda: self.send({"kind": "myk.neutral_pick", "seat": txt(acts["myk.neutral_pick"].get("seat"))}),
+                    tid="myk.neutral_pick",
+                    size=theme.FONT_SMALL,
+                )
+            )
         box.add_widget(grid)
         box.add_widget(Widget())
         return box
@@ -344,12 +494,20 @@ class TableView(base.TableView):
             def changed(value: int, c: str = colour) -> None:
                 self.counts[c] = value
 
-            grid.add_widget(hbox(
-                Chip(self.colour_name(colour), MYK_COLOUR.get(colour, theme.ACCENT), theme.on_player_colour(colour),
-                     width=dp(96), height=theme.TOUCH, bold=True),
-                Stepper(self.counts.get(colour, 0), 0, high, changed, tid=f"myk.count.{colour}", button=dp(76)),
-                Lbl(self.t("ui.myk.on_board", n=high), size=theme.FONT_SMALL, colour=theme.MUTED),
-            ))
+            grid.add_widget(
+                hbox(
+                    Chip(
+                        self.colour_name(colour),
+                        MYK_COLOUR.get(colour, theme.ACCENT),
+                        theme.on_player_colour(colour),
+                        width=dp(96),
+                        height=theme.TOUCH,
+                        bold=True,
+                    ),
+                    Stepper(self.counts.get(colour, 0), 0, high, changed, tid=f"myk.count.{colour}", button=dp(76)),
+                    Lbl(self.t("ui.myk.on_board", n=high), size=theme.FONT_SMALL, colour=theme.MUTED),
+                )
+            )
         return Panel(grid, Widget(), orientation="vertical")
 
     def send_counts(self) -> None:
@@ -366,11 +524,18 @@ class TableView(base.TableView):
         form: dict[str, Any] = {"patron": patrons[0] if patrons else "none", "points": points[0] if points else 0}
         body = fit_height(vbox(spacing=dp(8)))
         body.add_widget(Lbl(self.t("ui.myk.parcel_patron"), colour=theme.MUTED, size_hint_y=None, height=dp(22)))
-        body.add_widget(Choice(options, form["patron"], lambda v: form.__setitem__("patron", v),
-                               tid="myk.parcel.patron", cols=3))
+        body.add_widget(
+            Choice(options, form["patron"], lambda v: form.__setitem__("patron", v), tid="myk.parcel.patron", cols=3)
+        )
         body.add_widget(Lbl(self.t("ui.myk.parcel_points"), colour=theme.MUTED, size_hint_y=None, height=dp(22)))
-        body.add_widget(Choice([(p, str(p)) for p in points], form["points"], lambda v: form.__setitem__("points", v),
-                               tid="myk.parcel.points"))
+        body.add_widget(
+            Choice(
+                [(p, str(p)) for p in points],
+                form["points"],
+                lambda v: form.__setitem__("points", v),
+                tid="myk.parcel.points",
+            )
+        )
         dialog = Dialog(self.t("ui.myk.parcel_title", player=self.colour_name(seat)), body, width=dp(640))
 
         def ok() -> None:
@@ -415,9 +580,15 @@ class TableView(base.TableView):
         for wing in range(1, 6):
             patron = wings[wing - 1] if len(wings) >= wing else ""
             column = vbox(
-                Chip(self.patron(patron) if patron else self.t("ui.myk.wing", n=wing),
-                     PATRON_COLOUR.get(patron, theme.PANEL_HI), PATRON_TEXT.get(patron, theme.TEXT), size=dp(14),
-                     height=dp(30), one_line=True, tid=f"myk.wing.{wing}"),
+                Chip(
+                    self.patron(patron) if patron else self.t("ui.myk.wing", n=wing),
+                    PATRON_COLOUR.get(patron, theme.PANEL_HI),
+                    PATRON_TEXT.get(patron, theme.TEXT),
+                    size=dp(14),
+                    height=dp(30),
+                    one_line=True,
+                    tid=f"myk.wing.{wing}",
+                ),
                 self.room(f"{wing}:5", museum, legal),
                 self.room(f"{wing}:3", museum, legal),
                 spacing=dp(4),
@@ -425,25 +596,55 @@ class TableView(base.TableView):
             row.add_widget(column)
             two = f"{wing}-{wing + 1}:2"
             if two in twos:
-                row.add_widget(vbox(spacer(height=dp(30)), self.room(two, museum, legal), Widget(), spacing=dp(4),
-                                    size_hint_x=None, width=dp(52)))
+                row.add_widget(
+                    vbox(
+                        spacer(height=dp(30)),
+                        self.room(two, museum, legal),
+                        Widget(),
+                        spacing=dp(4),
+                        size_hint_x=None,
+                        width=dp(52),
+                    )
+                )
         if "5-1:2" in twos:
-            row.add_widget(vbox(spacer(height=dp(30)), self.room("5-1:2", museum, legal), Widget(), spacing=dp(4),
-                                size_hint_x=None, width=dp(52)))
-        title = hbox(Lbl(self.t("ui.myk.museum_title"), bold=True),
-                     Lbl(self.t("ui.myk.museum_note"), size=theme.FONT_SMALL, colour=theme.MUTED, halign="right"),
-                     size_hint_y=None, height=dp(22))
+            row.add_widget(
+                vbox(
+                    spacer(height=dp(30)),
+                    self.room("5-1:2", museum, legal),
+                    Widget(),
+                    spacing=dp(4),
+                    size_hint_x=None,
+                    width=dp(52),
+                )
+            )
+        title = hbox(
+            Lbl(self.t("ui.myk.museum_title"), bold=True),
+            Lbl(self.t("ui.myk.museum_note"), size=theme.FONT_SMALL, colour=theme.MUTED, halign="right"),
+            size_hint_y=None,
+            height=dp(22),
+        )
         return Panel(title, row, orientation="vertical", padding=dp(6), spacing=dp(4))
 
     def room(self, room: str, museum: JSONObject, legal: set[str]) -> Widget:
         value = room.rsplit(":", 1)[1]
         holder = museum.get(room)
         if room in legal:
-            return Btn(value, (lambda r=room: self.room_tapped(r)), tid=f"myk.pick.{room}", colour=theme.GOOD,
-                       bold=True, height=dp(52))
+            return Btn(
+                value,
+                (lambda r=room: self.room_tapped(r)),
+                tid=f"myk.pick.{room}",
+                colour=theme.GOOD,
+                bold=True,
+                height=dp(52),
+            )
         if isinstance(holder, str):
-            chip = Chip(f"{value}  {self.colour_name(holder)}", MYK_COLOUR.get(holder, theme.ACCENT),
-                        theme.on_player_colour(holder), size=dp(14), height=dp(52))
+            chip = Chip(
+                f"{value}  {self.colour_name(holder)}",
+                MYK_COLOUR.get(holder, theme.ACCENT),
+                theme.on_player_colour(holder),
+                size=dp(14),
+                height=dp(52),
+            )
         else:
             chip = Chip(value, theme.BACKGROUND, theme.MUTED, size=theme.FONT_BIG, height=dp(52))
         chip.tid = f"myk.room.{room}"
@@ -461,10 +662,22 @@ class TableView(base.TableView):
         seats = [txt(s) for s in seq_of(self.view.get("seats"))]
         form: dict[str, Any] = {"seat": seats[0], "delta": 0}
         body = fit_height(vbox(spacing=dp(8)))
-        body.add_widget(Choice([(s, self.colour_name(s)) for s in seats], seats[0],
-                               lambda v: form.__setitem__("seat", v), tid="myk.score.seat"))
-        body.add_widget(hbox(Stepper(0, -20, 20, lambda v: form.__setitem__("delta", v), tid="myk.score.delta"),
-                             Widget(), size_hint_y=None, height=theme.TOUCH))
+        body.add_widget(
+            Choice(
+                [(s, self.colour_name(s)) for s in seats],
+                seats[0],
+                lambda v: form.__setitem__("seat", v),
+                tid="myk.score.seat",
+            )
+        )
+        body.add_widget(
+            hbox(
+                Stepper(0, -20, 20, lambda v: form.__setitem__("delta", v), tid="myk.score.delta"),
+                Widget(),
+                size_hint_y=None,
+                height=theme.TOUCH,
+            )
+        )
         dialog = Dialog(self.t("ui.myk.correct_score"), body)
 
         def ok() -> None:
@@ -483,18 +696,30 @@ class TableView(base.TableView):
         exhibition = obj(result.get("exhibition"))
         players = obj(v.get("players"))
         headline = self.announcement(msg) or self.t("ui.end.over")
-        box = vbox(Panel(Lbl(headline, size=theme.FONT_TITLE, bold=True, halign="center", tid="end.headline"),
-                         colour=theme.GOOD, size_hint_y=None, height=dp(64)))
+        box = vbox(
+            Panel(
+                Lbl(headline, size=theme.FONT_TITLE, bold=True, halign="center", tid="end.headline"),
+                colour=theme.GOOD,
+                size_hint_y=None,
+                height=dp(64),
+            )
+        )
         grid = autogrid(4, dp(4), row_force_default=True, row_default_height=dp(42))
         for key in ("player", "exhibition", "total", "supply"):
             grid.add_widget(Lbl(self.t(f"ui.myk.end.{key}"), colour=theme.MUTED, halign="center", one_line=True))
         for seat in (txt(s) for s in seq_of(result.get("order"))):  # best first, ties broken as the rules do
             p = obj(players.get(seat))
-            grid.add_widget(Chip(self.colour_name(seat), MYK_COLOUR.get(seat, theme.ACCENT),
-                                 theme.on_player_colour(seat), bold=True))
+            grid.add_widget(
+                Chip(
+                    self.colour_name(seat), MYK_COLOUR.get(seat, theme.ACCENT), theme.on_player_colour(seat), bold=True
+                )
+            )
             grid.add_widget(Lbl(str(num(exhibition.get(seat))), halign="center", tid=f"end.exhibition.{seat}"))
-            grid.add_widget(Lbl(str(num(p.get("score"))), halign="center", bold=True, size=theme.FONT_TITLE,
-                                tid=f"end.score.{seat}"))
+            grid.add_widget(
+                Lbl(
+                    str(num(p.get("score"))), halign="center", bold=True, size=theme.FONT_TITLE, tid=f"end.score.{seat}"
+                )
+            )
             grid.add_widget(Lbl(str(num(p.get("supply"))), halign="center", colour=theme.MUTED))
         box.add_widget(Panel(grid, Widget(), orientation="vertical"))
         return box
@@ -521,24 +746,44 @@ class SetupForm(base.SetupForm):
         for colour in COLOURS:
             place = self.order.index(colour) + 1 if colour in self.order else 0
             label = f"{place}. {self.t(f'ui.myk.colour.{colour}')}" if place else self.t(f"ui.myk.colour.{colour}")
-            btn = Btn(label, (lambda c=colour: self.toggle(c)), tid=f"setup.myk.colour.{colour}",
-                      colour=MYK_COLOUR[colour] if place else theme.BUTTON,
-                      text_colour=theme.on_player_colour(colour) if place else theme.TEXT, bold=bool(place))
+            btn = Btn(
+                label,
+                (lambda c=colour: self.toggle(c)),
+                tid=f"setup.myk.colour.{colour}",
+                colour=MYK_COLOUR[colour] if place else theme.BUTTON,
+                text_colour=theme.on_player_colour(colour) if place else theme.TEXT,
+                bold=bool(place),
+            )
             buttons.add_widget(btn)
         self.add_widget(self.row(self.t("ui.myk.setup.colours"), buttons, self.t("ui.myk.setup.colours_note")))
         if len(self.order) == 2:
             free = [c for c in COLOURS if c not in self.order]
             if self.neutral is None:
                 self.neutral = free[0]
-            self.add_widget(self.row(self.t("ui.myk.setup.neutral"),
-                                     Choice([(c, self.t(f"ui.myk.colour.{c}")) for c in free], self.neutral,
-                                            lambda v: setattr(self, "neutral", v), tid="setup.myk.neutral"),
-                                     self.t("ui.myk.setup.neutral_note")))
-        self.add_widget(self.row(self.t("ui.settings.myk.layout"),
-                                 Choice([("line4", self.t("ui.settings.myk.line4")),
-                                         ("ring5", self.t("ui.settings.myk.ring5"))], self.layout,
-                                        lambda v: setattr(self, "layout", v), tid="setup.myk.layout"),
-                                 self.t("ui.settings.myk.layout_note")))
+            self.add_widget(
+                self.row(
+                    self.t("ui.myk.setup.neutral"),
+                    Choice(
+                        [(c, self.t(f"ui.myk.colour.{c}")) for c in free],
+                        self.neutral,
+                        lambda v: setattr(self, "neutral", v),
+                        tid="setup.myk.neutral",
+                    ),
+                    self.t("ui.myk.setup.neutral_note"),
+                )
+            )
+        self.add_widget(
+            self.row(
+                self.t("ui.settings.myk.layout"),
+                Choice(
+                    [("line4", self.t("ui.settings.myk.line4")), ("ring5", self.t("ui.settings.myk.ring5"))],
+                    self.layout,
+                    lambda v: setattr(self, "layout", v),
+                    tid="setup.myk.layout",
+                ),
+                self.t("ui.settings.myk.layout_note"),
+            )
+        )
 
     def problem(self) -> str:
         return "" if 2 <= len(self.order) <= 4 else self.t("ui.myk.setup.need_colours")

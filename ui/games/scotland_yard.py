@@ -111,8 +111,13 @@ class TableView(base.TableView):
         return out
 
     def end_game(self) -> None:
-        confirm(self.t("ui.sy.end_confirm"), self.t("ui.sy.end_yes"), self.t("ui.cancel"),
-                lambda: self.send({"kind": "sy.end_game"}), detail=self.t("ui.sy.end_detail"))
+        confirm(
+            self.t("ui.sy.end_confirm"),
+            self.t("ui.sy.end_yes"),
+            self.t("ui.cancel"),
+            lambda: self.send({"kind": "sy.end_game"}),
+            detail=self.t("ui.sy.end_detail"),
+        )
 
     # -- the screen -------------------------------------------------------------------------------
     def build(self) -> None:
@@ -137,23 +142,42 @@ class TableView(base.TableView):
             nxt = num(self.view.get("next_field"), 0) == field and txt(self.view.get("phase")) != "over"
             colour = theme.PANEL_HI if nxt else theme.BACKGROUND
             main = Lbl("!" if reveal else "", size=theme.FONT_BIG, bold=True, colour=theme.WARN, halign="center")
-            cell = Panel(Lbl(str(field), size=dp(14), colour=theme.MUTED, halign="center", size_hint_y=None,
-                             height=dp(16)), main, orientation="vertical", colour=colour, border=border,
-                         padding=dp(2), spacing=0)
+            cell = Panel(
+                Lbl(str(field), size=dp(14), colour=theme.MUTED, halign="center", size_hint_y=None, height=dp(16)),
+                main,
+                orientation="vertical",
+                colour=colour,
+                border=border,
+                padding=dp(2),
+                spacing=0,
+            )
         else:
             ticket = txt(entry.get("ticket"))
             station = entry.get("station")
             fg = _text_on(ticket)
-            top = Lbl(f"{field}" + (" ×2" if entry.get("double") else ""), size=dp(14), colour=fg, halign="center",
-                      size_hint_y=None, height=dp(16))
+            top = Lbl(
+                f"{field}" + (" ×2" if entry.get("double") else ""),
+                size=dp(14),
+                colour=fg,
+                halign="center",
+                size_hint_y=None,
+                height=dp(16),
+            )
             if isinstance(station, int):
                 main = Lbl(str(station), size=theme.FONT_BIG, bold=True, colour=fg, halign="center")
             else:
                 main = Lbl(self.t(f"ui.sy.short.{ticket}"), size=dp(14), bold=True, colour=fg, halign="center")
             if border is None and ticket == "black":
                 border = theme.MUTED  # a black field must not look like an empty one
-            cell = Panel(top, main, orientation="vertical", colour=theme.TRANSPORT.get(ticket, theme.PANEL_HI),
-                         border=border, padding=dp(2), spacing=0)
+            cell = Panel(
+                top,
+                main,
+                orientation="vertical",
+                colour=theme.TRANSPORT.get(ticket, theme.PANEL_HI),
+                border=border,
+                padding=dp(2),
+                spacing=0,
+            )
         cell.tid = f"sy.log.{field}"
         main.tid = f"sy.log.{field}.main"
         return cell
@@ -171,28 +195,48 @@ class TableView(base.TableView):
         mrx = obj(v.get("mrx"))
         title = hbox(
             Lbl(self.t("ui.sy.mrx"), size=theme.FONT_BIG, bold=True),
-            Lbl(self.t("ui.sy.x_tickets", black=num(mrx.get("black")), double=num(mrx.get("double"))),
-                colour=theme.MUTED, halign="right", size=theme.FONT_SMALL, tid="sy.x_tickets"),
-            size_hint_y=None, height=dp(30),
+            Lbl(
+                self.t("ui.sy.x_tickets", black=num(mrx.get("black")), double=num(mrx.get("double"))),
+                colour=theme.MUTED,
+                halign="right",
+                size=theme.FONT_SMALL,
+                tid="sy.x_tickets",
+            ),
+            size_hint_y=None,
+            height=dp(30),
         )
         box = Panel(title, self.log_grid(), orientation="vertical", size_hint_x=None, width=dp(336))
         shown = mrx.get("station")
         seen = [obj(e) for e in seq_of(v.get("log")) if isinstance(obj(e).get("station"), int)]
         if isinstance(shown, int):
-            where = Lbl(self.t("ui.sy.shown", station=shown), size=theme.FONT_BIG, bold=True, colour=theme.WARN,
-                        wrap=True, tid="sy.shown")
+            where = Lbl(
+                self.t("ui.sy.shown", station=shown),
+                size=theme.FONT_BIG,
+                bold=True,
+                colour=theme.WARN,
+                wrap=True,
+                tid="sy.shown",
+            )
         elif seen:
             last = seen[-1]
-            where = Lbl(self.t("ui.sy.last_seen", station=num(last.get("station")), field=num(last.get("field"))),
-                        wrap=True, tid="sy.shown")
+            where = Lbl(
+                self.t("ui.sy.last_seen", station=num(last.get("station")), field=num(last.get("field"))),
+                wrap=True,
+                tid="sy.shown",
+            )
         else:
             where = Lbl(self.t("ui.sy.not_seen"), colour=theme.MUTED, wrap=True, tid="sy.shown")
         box.add_widget(where)
         tracker = obj(v.get("tracker"))
         if tracker.get("on"):
             candidates = [str(num(c)) for c in seq_of(tracker.get("candidates"))]
-            label = Lbl(self.t("ui.sy.tracker", count=len(candidates)) + " " + ", ".join(candidates),
-                        size=theme.FONT_SMALL, colour=theme.ACCENT, wrap=True, tid="sy.tracker")
+            label = Lbl(
+                self.t("ui.sy.tracker", count=len(candidates)) + " " + ", ".join(candidates),
+                size=theme.FONT_SMALL,
+                colour=theme.ACCENT,
+                wrap=True,
+                tid="sy.tracker",
+            )
             box.add_widget(scroll(fit_height(vbox(label)), tid="sy.tracker.scroll"))
         else:
             box.add_widget(Widget())
@@ -209,22 +253,43 @@ class TableView(base.TableView):
         else:
             detail = "  ".join(f"{self.t(f'ui.sy.short.{line}')} {num(tickets.get(line))}" for line in LINES)
         where = self.t("ui.sy.at", station=station) if isinstance(station, int) else self.t("ui.sy.not_placed")
-        chip = Chip(name, theme.TRANSPORT["bobby"] if bobby else theme.ACCENT, size=theme.FONT_BIG, width=dp(56),
-                    bold=True)
-        info = vbox(Lbl(f"{self.figure_name(name)} · {where}", bold=True, one_line=True),
-                    Lbl(detail, colour=theme.MUTED, size=theme.FONT_SMALL, one_line=True), spacing=0)
+        chip = Chip(
+            name, theme.TRANSPORT["bobby"] if bobby else theme.ACCENT, size=theme.FONT_BIG, width=dp(56), bold=True
+        )
+        info = vbox(
+            Lbl(f"{self.figure_name(name)} · {where}", bold=True, one_line=True),
+            Lbl(detail, colour=theme.MUTED, size=theme.FONT_SMALL, one_line=True),
+            spacing=0,
+        )
         movable = name in self.moves()
         if movable:
-            state = Lbl(self.t("ui.sy.tap_to_move"), colour=theme.TEXT, halign="right", size=theme.FONT_SMALL,
-                        size_hint_x=None, width=dp(92), tid=f"sy.figure.{name}.movable")
-            row: Widget = TapPanel((lambda n=name: self.select(n)), tid=f"sy.figure.{name}", size_hint_y=None,
-                                   height=dp(60))
+            state = Lbl(
+                self.t("ui.sy.tap_to_move"),
+                colour=theme.TEXT,
+                halign="right",
+                size=theme.FONT_SMALL,
+                size_hint_x=None,
+                width=dp(92),
+                tid=f"sy.figure.{name}.movable",
+            )
+            row: Widget = TapPanel(
+                (lambda n=name: self.select(n)), tid=f"sy.figure.{name}", size_hint_y=None, height=dp(60)
+            )
         else:
             moved = figure.get("moved")
-            note = self.t("ui.sy.moved") if moved else ("" if txt(self.view.get("phase")) == "x"
-                                                         else self.t("ui.sy.cannot_move"))
-            state = Lbl(note, colour=theme.GOOD if moved else theme.MUTED, halign="right", size=theme.FONT_SMALL,
-                        size_hint_x=None, width=dp(92))
+            note = (
+                self.t("ui.sy.moved")
+                if moved
+                else ("" if txt(self.view.get("phase")) == "x" else self.t("ui.sy.cannot_move"))
+            )
+            state = Lbl(
+                note,
+                colour=theme.GOOD if moved else theme.MUTED,
+                halign="right",
+                size=theme.FONT_SMALL,
+                size_hint_x=None,
+                width=dp(92),
+            )
             row = Panel(orientation="horizontal", size_hint_y=None, height=dp(60))
             row.tid = f"sy.figure.{name}"
         for w in (chip, info, state):
@@ -236,17 +301,33 @@ class TableView(base.TableView):
         box = fit_height(vbox(spacing=dp(6), padding=(0, 0, dp(8), 0)))
         phase = txt(v.get("phase"))
         if phase == "x":
-            box.add_widget(Panel(Lbl(self.t("ui.sy.waiting_x"), size=theme.FONT_BIG, bold=True, wrap=True,
-                                     tid="sy.waiting"), colour=theme.PANEL_HI, size_hint_y=None, height=dp(64)))
+            box.add_widget(
+                Panel(
+                    Lbl(self.t("ui.sy.waiting_x"), size=theme.FONT_BIG, bold=True, wrap=True, tid="sy.waiting"),
+                    colour=theme.PANEL_HI,
+                    size_hint_y=None,
+                    height=dp(64),
+                )
+            )
         elif phase == "detectives":
             hint = self.t("ui.sy.pick_figure") if self.moves() else self.t("ui.sy.no_moves")
             box.add_widget(Lbl(hint, colour=theme.MUTED, wrap=True, tid="sy.hint"))
         for figure in seq_of(v.get("figures")):
             box.add_widget(self.figure_row(obj(figure)))
         supply = obj(v.get("supply"))
-        box.add_widget(Lbl(self.t("ui.sy.supply", taxi=num(supply.get("taxi")), bus=num(supply.get("bus")),
-                                  underground=num(supply.get("underground"))),
-                           colour=theme.MUTED, size=theme.FONT_SMALL, wrap=True))
+        box.add_widget(
+            Lbl(
+                self.t(
+                    "ui.sy.supply",
+                    taxi=num(supply.get("taxi")),
+                    bus=num(supply.get("bus")),
+                    underground=num(supply.get("underground")),
+                ),
+                colour=theme.MUTED,
+                size=theme.FONT_SMALL,
+                wrap=True,
+            )
+        )
         return scroll(box, tid="sy.figures")
 
     def select(self, figure: str) -> None:
@@ -262,13 +343,19 @@ class TableView(base.TableView):
 
     def destinations(self, figure: str) -> Widget:
         options = obj(self.moves().get(figure))
-        station = next((obj(f).get("station") for f in seq_of(self.view.get("figures"))
-                        if obj(f).get("figure") == figure), None)
+        station = next(
+            (obj(f).get("station") for f in seq_of(self.view.get("figures")) if obj(f).get("figure") == figure), None
+        )
         title = hbox(
-            Lbl(self.t("ui.sy.where_to", figure=self.figure_name(figure), station=station), size=theme.FONT_BIG,
-                bold=True, one_line=True),
+            Lbl(
+                self.t("ui.sy.where_to", figure=self.figure_name(figure), station=station),
+                size=theme.FONT_BIG,
+                bold=True,
+                one_line=True,
+            ),
             Btn(self.t("ui.cancel"), self.unselect, tid="sy.cancel", width=dp(120)),
-            size_hint_y=None, height=theme.TOUCH,
+            size_hint_y=None,
+            height=theme.TOUCH,
         )
         box = fit_height(vbox(spacing=dp(8), padding=(0, 0, dp(8), 0)))
         box.add_widget(title)
@@ -276,12 +363,25 @@ class TableView(base.TableView):
             stations = [num(s) for s in seq_of(options.get(line))]
             if not stations:
                 continue
-            label = Chip(self.t(f"sy.ticket.{line}"), theme.TRANSPORT[line], _text_on(line), width=dp(118),
-                         height=theme.TOUCH, bold=True)
+            label = Chip(
+                self.t(f"sy.ticket.{line}"),
+                theme.TRANSPORT[line],
+                _text_on(line),
+                width=dp(118),
+                height=theme.TOUCH,
+                bold=True,
+            )
             buttons = flow(
-                Btn(str(s), (lambda s=s, line=line: self.move(figure, line, s)), tid=f"sy.dest.{line}.{s}",
-                    width=dp(70), colour=theme.TRANSPORT[line], text_colour=_text_on(line), size=theme.FONT_BIG,
-                    bold=True)
+                Btn(
+                    str(s),
+                    (lambda s=s, line=line: self.move(figure, line, s)),
+                    tid=f"sy.dest.{line}.{s}",
+                    width=dp(70),
+                    colour=theme.TRANSPORT[line],
+                    text_colour=_text_on(line),
+                    size=theme.FONT_BIG,
+                    bold=True,
+                )
                 for s in stations
             )
             row = hbox(vbox(label, Widget(), size_hint_x=None, width=dp(118)), buttons, size_hint_y=None)
@@ -302,10 +402,17 @@ class TableView(base.TableView):
         placed = all(isinstance(obj(f).get("station"), int) for f in seq_of(self.view.get("figures")))
         x_placed = bool(obj(self.view.get("mrx")).get("placed"))
         if "sy.draw_start" in intents:
-            box.add_widget(Btn(self.t("ui.sy.draw_start"), lambda: self.send({"kind": "sy.draw_start"}),
-                               tid="sy.draw_start", colour=theme.GOOD, size=theme.FONT_BIG, bold=True))
-            box.add_widget(Lbl(self.t("ui.sy.draw_start_note"), colour=theme.MUTED, size=theme.FONT_SMALL,
-                               wrap=True))
+            box.add_widget(
+                Btn(
+                    self.t("ui.sy.draw_start"),
+                    lambda: self.send({"kind": "sy.draw_start"}),
+                    tid="sy.draw_start",
+                    colour=theme.GOOD,
+                    size=theme.FONT_BIG,
+                    bold=True,
+                )
+            )
+            box.add_widget(Lbl(self.t("ui.sy.draw_start_note"), colour=theme.MUTED, size=theme.FONT_SMALL, wrap=True))
         if "sy.place_detectives" in intents:
             box.add_widget(self.placement(legal))
         elif placed:
@@ -322,14 +429,25 @@ class TableView(base.TableView):
             self.placing_figure = next((f for f in figures if f not in self.placing), None)
         box = fit_height(vbox(spacing=dp(6)))
         box.add_widget(Lbl(self.t("ui.sy.enter_d_cards"), bold=True, wrap=True))
-        box.add_widget(Choice([(f, f"{f}: {self.placing.get(f, '–')}") for f in figures], self.placing_figure,
-                              self._placing_figure, tid="sy.place.figure"))
+        box.add_widget(
+            Choice(
+                [(f, f"{f}: {self.placing.get(f, '–')}") for f in figures],
+                self.placing_figure,
+                self._placing_figure,
+                tid="sy.place.figure",
+            )
+        )
         used = set(self.placing.values())
         grid = autogrid(6, dp(4), row_force_default=True, row_default_height=theme.TOUCH_SMALL)
         for card in cards:
             mine = self.placing.get(self.placing_figure or "") == card
-            btn = Btn(str(card), (lambda c=card: self._place(c)), tid=f"sy.place.card.{card}", selected=mine,
-                      height=theme.TOUCH_SMALL)
+            btn = Btn(
+                str(card),
+                (lambda c=card: self._place(c)),
+                tid=f"sy.place.card.{card}",
+                selected=mine,
+                height=theme.TOUCH_SMALL,
+            )
             btn.disabled = card in used and not mine
             grid.add_widget(btn)
         box.add_widget(grid)
@@ -364,21 +482,43 @@ class TableView(base.TableView):
         winner = end.get("winner")
         banner_colour = theme.GOOD if winner == "detectives" else theme.DANGER if winner == "mrx" else theme.PANEL_HI
         headline = self.t(f"sy.{txt(end.get('reason'))}") if end else self.t("ui.end.over")
-        banner = Panel(Lbl(headline, size=theme.FONT_TITLE, bold=True, halign="center", wrap=True, tid="end.headline"),
-                       colour=banner_colour, size_hint_y=None, height=dp(70))
-        route = Panel(Lbl(self.t("ui.sy.route"), size=theme.FONT_BIG, bold=True, size_hint_y=None, height=dp(30)),
-                      self.log_grid(cols=8, cell=dp(48)), Widget(), orientation="vertical")
+        banner = Panel(
+            Lbl(headline, size=theme.FONT_TITLE, bold=True, halign="center", wrap=True, tid="end.headline"),
+            colour=banner_colour,
+            size_hint_y=None,
+            height=dp(70),
+        )
+        route = Panel(
+            Lbl(self.t("ui.sy.route"), size=theme.FONT_BIG, bold=True, size_hint_y=None, height=dp(30)),
+            self.log_grid(cols=8, cell=dp(48)),
+            Widget(),
+            orientation="vertical",
+        )
         figures = fit_height(vbox(spacing=dp(4)))
         x_station = obj(v.get("mrx")).get("station")
-        figures.add_widget(Lbl(self.t("ui.sy.x_was", station=x_station) if isinstance(x_station, int) else "",
-                               bold=True, colour=theme.WARN, wrap=True, tid="end.x_station"))
+        figures.add_widget(
+            Lbl(
+                self.t("ui.sy.x_was", station=x_station) if isinstance(x_station, int) else "",
+                bold=True,
+                colour=theme.WARN,
+                wrap=True,
+                tid="end.x_station",
+            )
+        )
         if isinstance(end.get("figure"), str):
-            figures.add_widget(Lbl(self.t("ui.sy.caught_by", figure=self.figure_name(txt(end.get("figure"))),
-                                          station=end.get("station")), wrap=True))
+            figures.add_widget(
+                Lbl(
+                    self.t(
+                        "ui.sy.caught_by", figure=self.figure_name(txt(end.get("figure"))), station=end.get("station")
+                    ),
+                    wrap=True,
+                )
+            )
         for f in seq_of(v.get("figures")):
             f = obj(f)
-            figures.add_widget(Lbl(f"{self.figure_name(txt(f.get('figure')))}: {f.get('station')}",
-                                   colour=theme.MUTED, wrap=True))
+            figures.add_widget(
+                Lbl(f"{self.figure_name(txt(f.get('figure')))}: {f.get('station')}", colour=theme.MUTED, wrap=True)
+            )
         side = Panel(scroll(figures), orientation="vertical", size_hint_x=None, width=dp(230))
         return vbox(banner, hbox(route, side))
 
@@ -398,17 +538,33 @@ class SetupForm(base.SetupForm):
         return set_value
 
     def build(self) -> None:
-        self.add_widget(self.row(self.t("ui.sy.setup.detectives"),
-                                 Choice([(n, str(n)) for n in range(1, 6)], self.detectives, self._set("detectives"),
-                                        tid="setup.sy.detectives"),
-                                 self.t("ui.sy.setup.detectives_note")))
+        self.add_widget(
+            self.row(
+                self.t("ui.sy.setup.detectives"),
+                Choice(
+                    [(n, str(n)) for n in range(1, 6)],
+                    self.detectives,
+                    self._set("detectives"),
+                    tid="setup.sy.detectives",
+                ),
+                self.t("ui.sy.setup.detectives_note"),
+            )
+        )
         on_off = [(False, self.t("ui.off")), (True, self.t("ui.on"))]
-        self.add_widget(self.row(self.t("ui.settings.sy.tracker"),
-                                 Choice(on_off, self.tracker, self._set("tracker"), tid="setup.sy.tracker"),
-                                 self.t("ui.settings.sy.tracker_note")))
-        self.add_widget(self.row(self.t("ui.settings.sy.bobbies"),
-                                 Choice(on_off, self.bobbies, self._set("bobbies"), tid="setup.sy.bobbies"),
-                                 self.t("ui.settings.sy.bobbies_note")))
+        self.add_widget(
+            self.row(
+                self.t("ui.settings.sy.tracker"),
+                Choice(on_off, self.tracker, self._set("tracker"), tid="setup.sy.tracker"),
+                self.t("ui.settings.sy.tracker_note"),
+            )
+        )
+        self.add_widget(
+            self.row(
+                self.t("ui.settings.sy.bobbies"),
+                Choice(on_off, self.bobbies, self._set("bobbies"), tid="setup.sy.bobbies"),
+                self.t("ui.settings.sy.bobbies_note"),
+            )
+        )
         self.add_widget(Lbl(self.t("ui.sy.setup.phones"), colour=theme.MUTED, wrap=True))
 
     def setup(self) -> JSONObject:

@@ -114,34 +114,72 @@ class TableView(base.TableView):
 
     def level_panel(self) -> Widget:
         v = self.view
-        level = Lbl(str(num(v.get("level"))), size=dp(84), bold=True, halign="center", colour=theme.WARN,
-                    tid="vm.level")
-        box = Panel(Lbl(self.t("ui.vm.level"), size=theme.FONT_SMALL, colour=theme.MUTED, halign="center",
-                        size_hint_y=None, height=dp(20)), level, orientation="vertical", size_hint_x=None,
-                    width=dp(150), padding=dp(4), spacing=0)
+        level = Lbl(
+            str(num(v.get("level"))), size=dp(84), bold=True, halign="center", colour=theme.WARN, tid="vm.level"
+        )
+        box = Panel(
+            Lbl(
+                self.t("ui.vm.level"),
+                size=theme.FONT_SMALL,
+                colour=theme.MUTED,
+                halign="center",
+                size_hint_y=None,
+                height=dp(20),
+            ),
+            level,
+            orientation="vertical",
+            size_hint_x=None,
+            width=dp(150),
+            padding=dp(4),
+            spacing=0,
+        )
         final = obj(v.get("final_round"))
         if final.get("triggered"):
             left = final.get("turns_left")
             words = self.t("ui.vm.final_now") if left is None else self.t("ui.vm.final_left", turns=num(left))
-            box.add_widget(Lbl(words, size=theme.FONT_SMALL, colour=theme.DANGER, bold=True, halign="center",
-                               wrap=True, tid="vm.final"))
+            box.add_widget(
+                Lbl(
+                    words,
+                    size=theme.FONT_SMALL,
+                    colour=theme.DANGER,
+                    bold=True,
+                    halign="center",
+                    wrap=True,
+                    tid="vm.final",
+                )
+            )
         return box
 
     def firepower_panel(self) -> Widget:
-        box = Panel(Lbl(self.t("ui.vm.firepower"), size=theme.FONT_SMALL, colour=theme.MUTED, size_hint_y=None,
-                        height=dp(20)), orientation="vertical", size_hint_x=None, width=dp(176), padding=dp(6),
-                    spacing=dp(2))
+        box = Panel(
+            Lbl(self.t("ui.vm.firepower"), size=theme.FONT_SMALL, colour=theme.MUTED, size_hint_y=None, height=dp(20)),
+            orientation="vertical",
+            size_hint_x=None,
+            width=dp(176),
+            padding=dp(6),
+            spacing=dp(2),
+        )
         active = txt(self.view.get("active"))
         for p in self.players():
             seat, colour = txt(p.get("seat")), txt(p.get("colour"))
             now = seat == active and txt(self.view.get("phase")) == "turn"
-            box.add_widget(hbox(
-                Chip("", theme.player_colour(colour), width=dp(14), height=dp(22)),
-                Lbl(self.seat_label(seat), bold=now, one_line=True, colour=theme.TEXT if now else theme.MUTED),
-                Lbl(str(num(p.get("firepower"))), size=theme.FONT_BIG, bold=True, halign="right", size_hint_x=None,
-                    width=dp(34), tid=f"vm.firepower.{seat}"),
-                size_hint_y=None, height=dp(26),
-            ))
+            box.add_widget(
+                hbox(
+                    Chip("", theme.player_colour(colour), width=dp(14), height=dp(22)),
+                    Lbl(self.seat_label(seat), bold=now, one_line=True, colour=theme.TEXT if now else theme.MUTED),
+                    Lbl(
+                        str(num(p.get("firepower"))),
+                        size=theme.FONT_BIG,
+                        bold=True,
+                        halign="right",
+                        size_hint_x=None,
+                        width=dp(34),
+                        tid=f"vm.firepower.{seat}",
+                    ),
+                    size_hint_y=None,
+                    height=dp(26),
+                )
+            )
         box.add_widget(Widget())
         return box
 
@@ -156,28 +194,54 @@ class TableView(base.TableView):
         for city in CITIES:
             info = obj(cities.get(city))
             height = num(stacks.get(city))
-            count = Chip(str(height), theme.ACCENT if height else theme.PANEL, theme.TEXT if height else theme.LINE,
-                         size=theme.FONT, bold=True, width=dp(26), height=dp(24))
+            count = Chip(
+                str(height),
+                theme.ACCENT if height else theme.PANEL,
+                theme.TEXT if height else theme.LINE,
+                size=theme.FONT,
+                bold=True,
+                width=dp(26),
+                height=dp(24),
+            )
             count.tid = f"vm.stack.{city}"
-            title = hbox(Lbl(self.name("city", city), bold=True, one_line=True), count, spacing=dp(2),
-                         size_hint_y=None, height=dp(26))
+            title = hbox(
+                Lbl(self.name("city", city), bold=True, one_line=True),
+                count,
+                spacing=dp(2),
+                size_hint_y=None,
+                height=dp(26),
+            )
             standing = {txt(b) for b in seq_of(info.get("standing"))}
             grid = GridLayout(cols=2, spacing=dp(3), size_hint_y=None, height=dp(46))
             for building in ("factory", "furnace", "university", "monument"):
                 up = building in standing
-                grid.add_widget(Chip(self.t(f"ui.vm.short.{building}"), theme.PANEL_HI if up else theme.BACKGROUND,
-                                     theme.TEXT if up else theme.LINE, size=dp(14)))
+                grid.add_widget(
+                    Chip(
+                        self.t(f"ui.vm.short.{building}"),
+                        theme.PANEL_HI if up else theme.BACKGROUND,
+                        theme.TEXT if up else theme.LINE,
+                        size=dp(14),
+                    )
+                )
             mission = info.get("mission")
             if isinstance(mission, dict):
                 reward = mission.get("reward")
                 words = self.t("ui.vm.mission", reward=reward if isinstance(reward, int) else "?")
             else:
                 words = self.t("ui.vm.no_mission")
-            children = (title, grid, Lbl(words, size=theme.FONT_SMALL, colour=theme.MUTED, one_line=True,
-                                         size_hint_y=None, height=dp(18)))
+            children = (
+                title,
+                grid,
+                Lbl(words, size=theme.FONT_SMALL, colour=theme.MUTED, one_line=True, size_hint_y=None, height=dp(18)),
+            )
             if city in placeable:
-                card: Widget = TapPanel((lambda c=city: self.place(c)), tid=f"vm.place.{city}", orientation="vertical",
-                                        padding=dp(4), spacing=dp(2))
+                card: Widget = TapPanel(
+                    (lambda c=city: self.place(c)),
+                    tid=f"vm.place.{city}",
+                    orientation="vertical",
+                    padding=dp(4),
+                    spacing=dp(2),
+                )
             else:
                 card = Panel(orientation="vertical", padding=dp(4), spacing=dp(2))
                 card.tid = f"vm.city.{city}"
@@ -191,12 +255,19 @@ class TableView(base.TableView):
         grid = autogrid(len(TALLY) + 2, (dp(2), dp(1)), row_force_default=True, row_default_height=dp(27))
         grid.add_widget(Lbl("", size_hint_x=None, width=dp(150)))
         for key in (*TALLY, "score"):
-            grid.add_widget(Lbl(self.t(f"ui.vm.tally.{key}"), size=dp(14), colour=theme.MUTED, halign="center",
-                                one_line=True))
+            grid.add_widget(
+                Lbl(self.t(f"ui.vm.tally.{key}"), size=dp(14), colour=theme.MUTED, halign="center", one_line=True)
+            )
         for p in self.players():
             seat, colour = txt(p.get("seat")), txt(p.get("colour"))
-            grid.add_widget(hbox(Chip("", theme.player_colour(colour), width=dp(12), height=dp(22)),
-                                 Lbl(self.seat_label(seat), one_line=True), size_hint_x=None, width=dp(150)))
+            grid.add_widget(
+                hbox(
+                    Chip("", theme.player_colour(colour), width=dp(12), height=dp(22)),
+                    Lbl(self.seat_label(seat), one_line=True),
+                    size_hint_x=None,
+                    width=dp(150),
+                )
+            )
             values = {
                 "buildings": len(seq_of(p.get("buildings"))),
                 "codex": num(p.get("codex")),
@@ -208,8 +279,15 @@ class TableView(base.TableView):
             }
             for key in (*TALLY, "score"):
                 big = key == "score"
-                grid.add_widget(Lbl(str(values[key]), bold=big, halign="center",
-                                    size=theme.FONT_BIG if big else theme.FONT, tid=f"vm.tally.{seat}.{key}"))
+                grid.add_widget(
+                    Lbl(
+                        str(values[key]),
+                        bold=big,
+                        halign="center",
+                        size=theme.FONT_BIG if big else theme.FONT,
+                        tid=f"vm.tally.{seat}.{key}",
+                    )
+                )
         return scroll(fit_height(vbox(grid)), tid="vm.tally")
 
     # what to do now
@@ -221,8 +299,15 @@ class TableView(base.TableView):
         if phase == "setup":
             box.add_widget(Lbl(self.t("ui.vm.start_note"), wrap=True, colour=theme.MUTED))
             if "vm.start" in acts:
-                box.add_widget(Btn(self.t("ui.vm.start"), lambda: self.send({"kind": "vm.start"}), tid="vm.start",
-                                   colour=theme.GOOD, bold=True))
+                box.add_widget(
+                    Btn(
+                        self.t("ui.vm.start"),
+                        lambda: self.send({"kind": "vm.start"}),
+                        tid="vm.start",
+                        colour=theme.GOOD,
+                        bold=True,
+                    )
+                )
             return box
         if v.get("resolution") is not None:
             return self.resolution_panel(box, acts)
@@ -235,24 +320,50 @@ class TableView(base.TableView):
             force = acts["vm.force_resolve"]
             box.add_widget(Lbl(self.t("ui.vm.force", player=who), wrap=True, bold=True))
             cities = [txt(c) for c in seq_of(force.get("cities"))]
-            box.add_widget(flow(Btn(self.name("city", c), (lambda c=c: self.send(
-                {"kind": "vm.force_resolve", "seat": active, "city": c})), tid=f"vm.force.{c}", width=dp(110))
-                for c in cities))
+            box.add_widget(
+                flow(
+                    Btn(
+                        self.name("city", c),
+                        (lambda c=c: self.send({"kind": "vm.force_resolve", "seat": active, "city": c})),
+                        tid=f"vm.force.{c}",
+                        width=dp(110),
+                    )
+                    for c in cities
+                )
+            )
             return box
         after = [k for k in ("vm.extra_turn", "vm.capture", "vm.end_turn") if k in acts]
         if after:
             box.add_widget(Lbl(self.t("ui.vm.after", player=who), wrap=True, bold=True))
             buttons = hbox(size_hint_y=None, height=theme.TOUCH)
             if "vm.extra_turn" in acts:
-                buttons.add_widget(Btn(self.t("ui.vm.extra_turn"), lambda: self.send(
-                    {"kind": "vm.extra_turn", "seat": active}), tid="vm.extra_turn", size=theme.FONT_SMALL))
+                buttons.add_widget(
+                    Btn(
+                        self.t("ui.vm.extra_turn"),
+                        lambda: self.send({"kind": "vm.extra_turn", "seat": active}),
+                        tid="vm.extra_turn",
+                        size=theme.FONT_SMALL,
+                    )
+                )
             if "vm.capture" in acts:
-                buttons.add_widget(Btn(self.t("ui.vm.capture"), lambda: self.capture(acts["vm.capture"], active),
-                                       tid="vm.capture", size=theme.FONT_SMALL))
+                buttons.add_widget(
+                    Btn(
+                        self.t("ui.vm.capture"),
+                        lambda: self.capture(acts["vm.capture"], active),
+                        tid="vm.capture",
+                        size=theme.FONT_SMALL,
+                    )
+                )
             if "vm.end_turn" in acts:
-                buttons.add_widget(Btn(self.t("ui.vm.end_turn"), lambda: self.send(
-                    {"kind": "vm.end_turn", "seat": active}), tid="vm.end_turn", colour=theme.GOOD,
-                    size=theme.FONT_SMALL))
+                buttons.add_widget(
+                    Btn(
+                        self.t("ui.vm.end_turn"),
+                        lambda: self.send({"kind": "vm.end_turn", "seat": active}),
+                        tid="vm.end_turn",
+                        colour=theme.GOOD,
+                        size=theme.FONT_SMALL,
+                    )
+                )
             box.add_widget(buttons)
             box.add_widget(Widget())
             box.add_widget(Lbl(self.last_log(), size=theme.FONT_SMALL, colour=theme.MUTED, wrap=True, tid="vm.last"))
@@ -266,8 +377,13 @@ class TableView(base.TableView):
 
     def place_panel(self, box: Panel, place: JSONObject, who: str) -> Widget:
         if self.recycling is not None:
-            box.add_widget(Lbl(self.t("ui.vm.recycle_where", player=who, agent=self.name("agent", self.recycling)),
-                               wrap=True, bold=True))
+            box.add_widget(
+                Lbl(
+                    self.t("ui.vm.recycle_where", player=who, agent=self.name("agent", self.recycling)),
+                    wrap=True,
+                    bold=True,
+                )
+            )
             box.add_widget(Btn(self.t("ui.cancel"), self.cancel_recycle, tid="vm.recycle.cancel", width=dp(140)))
             return box
         if txt(place.get("seat")) in self.scanned:
@@ -282,8 +398,18 @@ class TableView(base.TableView):
         recycle = [txt(a) for a in seq_of(place.get("recycle"))]
         if recycle:
             box.add_widget(Lbl(self.t("ui.vm.recycle"), size=theme.FONT_SMALL, colour=theme.MUTED, wrap=True))
-            box.add_widget(flow(Btn(self.name("agent", a), (lambda a=a: self.start_recycle(a)),
-                                    tid=f"vm.recycle.{a}", width=dp(120), size=theme.FONT_SMALL) for a in recycle))
+            box.add_widget(
+                flow(
+                    Btn(
+                        self.name("agent", a),
+                        (lambda a=a: self.start_recycle(a)),
+                        tid=f"vm.recycle.{a}",
+                        width=dp(120),
+                        size=theme.FONT_SMALL,
+                    )
+                    for a in recycle
+                )
+            )
         box.add_widget(Widget())
         box.add_widget(Lbl(self.last_log(), size=theme.FONT_SMALL, colour=theme.MUTED, wrap=True, tid="vm.last"))
         return box
@@ -297,8 +423,13 @@ class TableView(base.TableView):
     def place(self, city: str) -> None:
         active = txt(self.view.get("active"))
         if self.recycling is not None:
-            intent: JSONObject = {"kind": "vm.place", "seat": active, "city": city, "agent": self.recycling,
-                                  "recycle": True}
+            intent: JSONObject = {
+                "kind": "vm.place",
+                "seat": active,
+                "city": city,
+                "agent": self.recycling,
+                "recycle": True,
+            }
             self.recycling = None
         else:
             intent = {"kind": "vm.place", "seat": active, "city": city, "agent": None, "recycle": False}
@@ -316,8 +447,13 @@ class TableView(base.TableView):
                 dialog.dismiss()
                 self.send({"kind": "vm.capture", "seat": seat, "city": c, "building": b})
 
-            box.add_widget(Btn(f"{self.name('city', city)}: {self.name('building', building)}", chosen,
-                               tid=f"vm.capture.{city}.{building}"))
+            box.add_widget(
+                Btn(
+                    f"{self.name('city', city)}: {self.name('building', building)}",
+                    chosen,
+                    tid=f"vm.capture.{city}.{building}",
+                )
+            )
         dialog.add_button(Btn(self.t("ui.cancel"), dialog.dismiss, tid="confirm.no"))
         dialog.open()
 
@@ -325,8 +461,12 @@ class TableView(base.TableView):
     def resolution_panel(self, box: Panel, acts: dict[str, JSONObject]) -> Widget:
         r = obj(self.view.get("resolution"))
         city = txt(r.get("city"))
-        sequence = hbox(Lbl(self.name("city", city), bold=True, size_hint_x=None, width=dp(100), one_line=True),
-                        size_hint_y=None, height=dp(28), spacing=dp(4))
+        sequence = hbox(
+            Lbl(self.name("city", city), bold=True, size_hint_x=None, width=dp(100), one_line=True),
+            size_hint_y=None,
+            height=dp(28),
+            spacing=dp(4),
+        )
         index = num(r.get("index"))
         for i, a in enumerate(seq_of(r.get("agents"))):
             a = obj(a)
@@ -336,8 +476,13 @@ class TableView(base.TableView):
             if a.get("cancelled"):
                 label += " " + self.t("ui.vm.sabotaged")
             current = i == index
-            chip = Chip(label, theme.player_colour(self.colour_of(seat)), theme.on_player_colour(self.colour_of(seat)),
-                        size=dp(14), bold=current)
+            chip = Chip(
+                label,
+                theme.player_colour(self.colour_of(seat)),
+                theme.on_player_colour(self.colour_of(seat)),
+                size=dp(14),
+                bold=current,
+            )
             chip.opacity = 0.55 if a.get("done") else 1.0
             chip.tid = f"vm.resolve.{i}"
             sequence.add_widget(chip)
@@ -346,13 +491,28 @@ class TableView(base.TableView):
         kind = txt(waiting.get("kind"))
         if kind:
             who = self.seat_label(txt(waiting.get("seat")))
-            box.add_widget(Lbl(f"{who}: {self.t(f'vm.waiting.{kind}')}", wrap=True, bold=True, size=theme.FONT_SMALL,
-                               tid="vm.question"))
+            box.add_widget(
+                Lbl(
+                    f"{who}: {self.t(f'vm.waiting.{kind}')}",
+                    wrap=True,
+                    bold=True,
+                    size=theme.FONT_SMALL,
+                    tid="vm.question",
+                )
+            )
         answers: list[Btn] = []
 
         def answer(label: str, intent: JSONObject, tid: str, colour: Any = theme.BUTTON) -> None:
-            answers.append(Btn(label, (lambda i=intent: self.send(i)), tid=tid, size=theme.FONT_SMALL,
-                               height=theme.TOUCH_SMALL, colour=colour))
+            answers.append(
+                Btn(
+                    label,
+                    (lambda i=intent: self.send(i)),
+                    tid=tid,
+                    size=theme.FONT_SMALL,
+                    height=theme.TOUCH_SMALL,
+                    colour=colour,
+                )
+            )
 
         if "vm.reveal" in acts:
             for agent in seq_of(acts["vm.reveal"].get("agents")):
@@ -366,17 +526,34 @@ class TableView(base.TableView):
         if "vm.henchman" in acts:
             if acts["vm.henchman"].get("reward_needed"):
                 for reward in (2, 3, 4):  # the mission card's printed reward, asked only when unknown
-                    answer(self.t("ui.vm.met_reward", reward=reward),
-                           {"kind": "vm.henchman", "met": True, "reward": reward, "label": None},
-                           f"vm.henchman.yes.{reward}", theme.GOOD)
+                    answer(
+                        self.t("ui.vm.met_reward", reward=reward),
+                        {"kind": "vm.henchman", "met": True, "reward": reward, "label": None},
+                        f"vm.henchman.yes.{reward}",
+                        theme.GOOD,
+                    )
             else:
-                answer(self.t("ui.vm.met"), {"kind": "vm.henchman", "met": True, "reward": None, "label": None},
-                       "vm.henchman.yes", theme.GOOD)
-            answer(self.t("ui.vm.not_met"), {"kind": "vm.henchman", "met": False, "reward": None, "label": None},
-                   "vm.henchman.no")
+                answer(
+                    self.t("ui.vm.met"),
+                    {"kind": "vm.henchman", "met": True, "reward": None, "label": None},
+                    "vm.henchman.yes",
+                    theme.GOOD,
+                )
+            answer(
+                self.t("ui.vm.not_met"),
+                {"kind": "vm.henchman", "met": False, "reward": None, "label": None},
+                "vm.henchman.no",
+            )
         if "vm.engineer_done" in acts:
-            answers.append(Btn(self.t("ui.vm.adjust"), self.adjust_dialog, tid="vm.engineer.adjust",
-                               size=theme.FONT_SMALL, height=theme.TOUCH_SMALL))
+            answers.append(
+                Btn(
+                    self.t("ui.vm.adjust"),
+                    self.adjust_dialog,
+                    tid="vm.engineer.adjust",
+                    size=theme.FONT_SMALL,
+                    height=theme.TOUCH_SMALL,
+                )
+            )
             answer(self.t("ui.vm.engineer_done"), {"kind": "vm.engineer_done"}, "vm.engineer_done", theme.GOOD)
         if answers:
             grid = autogrid(min(5, len(answers)), dp(4))
@@ -406,8 +583,12 @@ class TableView(base.TableView):
             detail = ", ".join(self.seat_label(s) for s in detail.split(",") if s)
         seat = txt(line.get("seat"))
         city = txt(line.get("city"))
-        return self.t(what, seat=self.seat_label(seat) if seat else "", city=self.name("city", city) if city else "",
-                      detail=detail)
+        return self.t(
+            what,
+            seat=self.seat_label(seat) if seat else "",
+            city=self.name("city", city) if city else "",
+            detail=detail,
+        )
 
     # -- table options: corrections, segments, missions ----------------------------------------------
     def options(self) -> list[tuple[str, Callable[[], object], str]]:
@@ -449,13 +630,25 @@ class TableView(base.TableView):
         body = fit_height(vbox(spacing=dp(6)))
         body.add_widget(self.seat_choice(seats, form["seat"], setter("seat"), "vm.segment.seat"))
         for key, high in (("chaos", 20), ("bolts", 12), ("copper", 12)):
-            body.add_widget(hbox(Lbl(self.t(f"ui.vm.segment.{key}")), Stepper(0, 0, high, setter(key),
-                                                                              tid=f"vm.segment.{key}"),
-                                 size_hint_y=None, height=theme.TOUCH))
-        body.add_widget(Choice([(u, self.t(f"ui.vm.unlock.{u}")) for u in UNLOCKS], "none", setter("unlock"),
-                               tid="vm.segment.unlock"))
-        self._form(self.t("ui.vm.segment"), body, lambda: self.send({"kind": "vm.record_segment", **form,
-                                                                     "label": ""}), "vm.segment")
+            body.add_widget(
+                hbox(
+                    Lbl(self.t(f"ui.vm.segment.{key}")),
+                    Stepper(0, 0, high, setter(key), tid=f"vm.segment.{key}"),
+                    size_hint_y=None,
+                    height=theme.TOUCH,
+                )
+            )
+        body.add_widget(
+            Choice(
+                [(u, self.t(f"ui.vm.unlock.{u}")) for u in UNLOCKS], "none", setter("unlock"), tid="vm.segment.unlock"
+            )
+        )
+        self._form(
+            self.t("ui.vm.segment"),
+            body,
+            lambda: self.send({"kind": "vm.record_segment", **form, "label": ""}),
+            "vm.segment",
+        )
 
     def adjust_dialog(self) -> None:
         action = self.actions().get("vm.adjust", {})
@@ -467,15 +660,24 @@ class TableView(base.TableView):
         form: dict[str, Any] = {"seat": seats[0], "counter": counters[0], "delta": 1}
         body = fit_height(vbox(spacing=dp(6)))
         body.add_widget(self.seat_choice(seats, form["seat"], lambda v: form.__setitem__("seat", v), "vm.adjust.seat"))
-        body.add_widget(Choice([(c, self.t(f"ui.vm.counter.{c}")) for c in counters], form["counter"],
-                               lambda v: form.__setitem__("counter", v), tid="vm.adjust.counter", cols=4))
-        body.add_widget(Choice([(-1, "−1"), (1, "+1")], 1, lambda v: form.__setitem__("delta", v),
-                               tid="vm.adjust.delta"))
+        body.add_widget(
+            Choice(
+                [(c, self.t(f"ui.vm.counter.{c}")) for c in counters],
+                form["counter"],
+                lambda v: form.__setitem__("counter", v),
+                tid="vm.adjust.counter",
+                cols=4,
+            )
+        )
+        body.add_widget(
+            Choice([(-1, "−1"), (1, "+1")], 1, lambda v: form.__setitem__("delta", v), tid="vm.adjust.delta")
+        )
 
         def send() -> None:
             seat = None if form["counter"] == "level" else form["seat"]
-            self.send({"kind": "vm.adjust", "counter": form["counter"], "delta": form["delta"], "seat": seat,
-                       "value": None})
+            self.send(
+                {"kind": "vm.adjust", "counter": form["counter"], "delta": form["delta"], "seat": seat, "value": None}
+            )
 
         self._form(self.t("ui.vm.adjust"), body, send, "vm.adjust")
 
@@ -485,18 +687,29 @@ class TableView(base.TableView):
             return
         form: dict[str, Any] = {"city": cities[0], "reward": 2}
         body = fit_height(vbox(spacing=dp(6)))
-        body.add_widget(Choice([(c, self.name("city", c)) for c in cities], cities[0],
-                               lambda v: form.__setitem__("city", v), tid="vm.mission.city"))
-        body.add_widget(Choice([(2, "2"), (3, "3"), (4, "4")], 2, lambda v: form.__setitem__("reward", v),
-                               tid="vm.mission.reward"))
-        self._form(self.t("ui.vm.set_mission"), body,
-                   lambda: self.send({"kind": "vm.set_mission", "city": form["city"], "reward": form["reward"],
-                                      "label": ""}), "vm.mission")
+        body.add_widget(
+            Choice(
+                [(c, self.name("city", c)) for c in cities],
+                cities[0],
+                lambda v: form.__setitem__("city", v),
+                tid="vm.mission.city",
+            )
+        )
+        body.add_widget(
+            Choice([(2, "2"), (3, "3"), (4, "4")], 2, lambda v: form.__setitem__("reward", v), tid="vm.mission.reward")
+        )
+        self._form(
+            self.t("ui.vm.set_mission"),
+            body,
+            lambda: self.send({"kind": "vm.set_mission", "city": form["city"], "reward": form["reward"], "label": ""}),
+            "vm.mission",
+        )
 
     def log_dialog(self) -> None:
         lines = [self.log_text(obj(line)) for line in seq_of(self.view.get("log"))]
-        body = fit_height(vbox(*(Lbl(line, wrap=True, size=theme.FONT_SMALL) for line in reversed(lines)),
-                               spacing=dp(4)))
+        body = fit_height(
+            vbox(*(Lbl(line, wrap=True, size=theme.FONT_SMALL) for line in reversed(lines)), spacing=dp(4))
+        )
         view = scroll(body)
         view.size_hint_y = None
         view.height = dp(260)
@@ -511,30 +724,56 @@ class TableView(base.TableView):
         result = obj(v.get("result"))
         places = obj(result.get("places"))
         headline = self.announcement(msg) or self.t("ui.end.over")
-        box = vbox(Panel(Lbl(headline, size=theme.FONT_TITLE, bold=True, halign="center", tid="end.headline"),
-                         colour=theme.GOOD, size_hint_y=None, height=dp(64)))
+        box = vbox(
+            Panel(
+                Lbl(headline, size=theme.FONT_TITLE, bold=True, halign="center", tid="end.headline"),
+                colour=theme.GOOD,
+                size_hint_y=None,
+                height=dp(64),
+            )
+        )
         parts = ("segments", "buildings", "missions", "chaos_tokens", "codex", "total")
-        grid = autogrid(len(parts) + 2, dp(2), row_force_default=True,
-            row_default_height=dp(40))
+        grid = autogrid(len(parts) + 2, dp(2), row_force_default=True, row_default_height=dp(40))
         grid.add_widget(Lbl("", size_hint_x=None, width=dp(60)))
         grid.add_widget(Lbl("", size_hint_x=None, width=dp(150)))
         for part in parts:
-            grid.add_widget(Lbl(self.t(f"ui.vm.score.{part}"), size=dp(14), colour=theme.MUTED, halign="center",
-                                one_line=True))
-        players = sorted((obj(p) for p in seq_of(v.get("players"))),
-                         key=lambda p: num(places.get(txt(p.get("seat"))), 9))
+            grid.add_widget(
+                Lbl(self.t(f"ui.vm.score.{part}"), size=dp(14), colour=theme.MUTED, halign="center", one_line=True)
+            )
+        players = sorted(
+            (obj(p) for p in seq_of(v.get("players"))), key=lambda p: num(places.get(txt(p.get("seat"))), 9)
+        )
         for p in players:
             seat = txt(p.get("seat"))
             score = obj(p.get("score"))
-            grid.add_widget(Lbl(f"{num(places.get(seat))}.", size=theme.FONT_BIG, bold=True, halign="center",
-                                size_hint_x=None, width=dp(60)))
-            grid.add_widget(hbox(Chip("", theme.player_colour(txt(p.get("colour"))), width=dp(14), height=dp(26)),
-                                 Lbl(self._label_in(v, seat), bold=True, one_line=True), size_hint_x=None,
-                                 width=dp(150)))
+            grid.add_widget(
+                Lbl(
+                    f"{num(places.get(seat))}.",
+                    size=theme.FONT_BIG,
+                    bold=True,
+                    halign="center",
+                    size_hint_x=None,
+                    width=dp(60),
+                )
+            )
+            grid.add_widget(
+                hbox(
+                    Chip("", theme.player_colour(txt(p.get("colour"))), width=dp(14), height=dp(26)),
+                    Lbl(self._label_in(v, seat), bold=True, one_line=True),
+                    size_hint_x=None,
+                    width=dp(150),
+                )
+            )
             for part in parts:
-                grid.add_widget(Lbl(str(num(score.get(part))), halign="center",
-                                    size=theme.FONT_TITLE if part == "total" else theme.FONT, bold=part == "total",
-                                    tid=f"end.score.{seat}.{part}"))
+                grid.add_widget(
+                    Lbl(
+                        str(num(score.get(part))),
+                        halign="center",
+                        size=theme.FONT_TITLE if part == "total" else theme.FONT,
+                        bold=part == "total",
+                        tid=f"end.score.{seat}.{part}",
+                    )
+                )
         box.add_widget(Panel(grid, Widget(), orientation="vertical"))
         return box
 
@@ -568,10 +807,14 @@ class SetupForm(base.SetupForm):
         return set_value
 
     def build(self) -> None:
-        self.add_widget(self.row(self.t("ui.vm.setup.players"),
-                                 Choice([(n, str(n)) for n in (2, 3, 4)], self.count, self._set("count"),
-                                        tid="setup.vm.players")))
+        self.add_widget(
+            self.row(
+                self.t("ui.vm.setup.players"),
+                Choice([(n, str(n)) for n in (2, 3, 4)], self.count, self._set("count"), tid="setup.vm.players"),
+            )
+        )
         for i in range(self.count):
+
             def colour(value: Any, i: int = i) -> None:
                 self.colours[i] = str(value)
                 self.rebuild()
@@ -579,18 +822,37 @@ class SetupForm(base.SetupForm):
             def machine(value: int, i: int = i) -> None:
                 self.machines[i] = value
 
-            self.add_widget(Panel(
-                hbox(Lbl(self.t("ui.vm.setup.player", n=i + 1), bold=True),
-                     Lbl(self.t("ui.vm.setup.machine"), colour=theme.MUTED, halign="right"),
-                     Stepper(self.machines[i], 1, 6, machine, tid=f"setup.vm.machine.{i + 1}"),
-                     size_hint_y=None, height=theme.TOUCH),
-                Choice([(c, self.t(f"ui.vm.colour.{c}")) for c in COLOURS], self.colours[i], colour,
-                       tid=f"setup.vm.colour.{i + 1}"),
-                orientation="vertical", size_hint_y=None, height=2 * theme.TOUCH + theme.GAP + 2 * theme.PAD,
-            ))
-        self.add_widget(self.row(self.t("ui.vm.setup.first"),
-                                 Choice([(i, self.t(f"ui.vm.colour.{self.colours[i]}")) for i in range(self.count)],
-                                        self.first, self._set("first", rebuild=False), tid="setup.vm.first")))
+            self.add_widget(
+                Panel(
+                    hbox(
+                        Lbl(self.t("ui.vm.setup.player", n=i + 1), bold=True),
+                        Lbl(self.t("ui.vm.setup.machine"), colour=theme.MUTED, halign="right"),
+                        Stepper(self.machines[i], 1, 6, machine, tid=f"setup.vm.machine.{i + 1}"),
+                        size_hint_y=None,
+                        height=theme.TOUCH,
+                    ),
+                    Choice(
+                        [(c, self.t(f"ui.vm.colour.{c}")) for c in COLOURS],
+                        self.colours[i],
+                        colour,
+                        tid=f"setup.vm.colour.{i + 1}",
+                    ),
+                    orientation="vertical",
+                    size_hint_y=None,
+                    height=2 * theme.TOUCH + theme.GAP + 2 * theme.PAD,
+                )
+            )
+        self.add_widget(
+            self.row(
+                self.t("ui.vm.setup.first"),
+                Choice(
+                    [(i, self.t(f"ui.vm.colour.{self.colours[i]}")) for i in range(self.count)],
+                    self.first,
+                    self._set("first", rebuild=False),
+                    tid="setup.vm.first",
+                ),
+            )
+        )
         known = self.known_level()
         if self.level is None:
             self.level = known if known is not None else 0
@@ -599,19 +861,41 @@ class SetupForm(base.SetupForm):
             self.level = value
             self.level_touched = True
 
-        note = self.t("ui.vm.setup.level_known") if known is not None else self.t("ui.vm.setup.level_unknown",
-                                                                                  players=self.count)
-        self.add_widget(self.row(self.t("ui.vm.setup.level", players=self.count),
-                                 hbox(Stepper(self.level, 0, 11, level, tid="setup.vm.level"), Widget(),
-                                      size_hint_y=None, height=theme.TOUCH), note))
-        self.add_widget(self.row(self.t("ui.settings.vm.gunner"),
-                                 Choice([(">=", self.t("ui.settings.vm.gunner_ge")),
-                                         (">", self.t("ui.settings.vm.gunner_gt"))], self.gunner,
-                                        self._set("gunner", rebuild=False), tid="setup.vm.gunner")))
+        note = (
+            self.t("ui.vm.setup.level_known")
+            if known is not None
+            else self.t("ui.vm.setup.level_unknown", players=self.count)
+        )
+        self.add_widget(
+            self.row(
+                self.t("ui.vm.setup.level", players=self.count),
+                hbox(
+                    Stepper(self.level, 0, 11, level, tid="setup.vm.level"),
+                    Widget(),
+                    size_hint_y=None,
+                    height=theme.TOUCH,
+                ),
+                note,
+            )
+        )
+        self.add_widget(
+            self.row(
+                self.t("ui.settings.vm.gunner"),
+                Choice(
+                    [(">=", self.t("ui.settings.vm.gunner_ge")), (">", self.t("ui.settings.vm.gunner_gt"))],
+                    self.gunner,
+                    self._set("gunner", rebuild=False),
+                    tid="setup.vm.gunner",
+                ),
+            )
+        )
         on_off = [(False, self.t("ui.off")), (True, self.t("ui.on"))]
-        self.add_widget(self.row(self.t("ui.settings.vm.city_loot"),
-                                 Choice(on_off, self.city_loot, self._set("city_loot", rebuild=False),
-                                        tid="setup.vm.city_loot")))
+        self.add_widget(
+            self.row(
+                self.t("ui.settings.vm.city_loot"),
+                Choice(on_off, self.city_loot, self._set("city_loot", rebuild=False), tid="setup.vm.city_loot"),
+            )
+        )
         self.add_widget(spacer(height=dp(10)))
 
     def problem(self) -> str:
@@ -640,4 +924,3 @@ class SetupForm(base.SetupForm):
     def remember(self) -> None:
         if self.level_touched and self.level is not None:
             self.app.run(self.ctl.set_pref(PREF_VM_START_LEVEL.format(players=self.count), self.level))
-

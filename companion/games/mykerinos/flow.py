@@ -71,9 +71,7 @@ def check_patron(state: MykState, seat: str, patron: str) -> None:
         raise IllegalMove("myk.patron_not_ready", f"{seat} has no ready {patron} card", seat=seat, patron=patron)
 
 
-def excavation_count(
-    state: MykState, seat: str, action: Literal["start", "extend"], patron: str | None
-) -> int:
+def excavation_count(state: MykState, seat: str, action: Literal["start", "extend"], patron: str | None) -> int:
     """How many archaeologists this excavation takes from the personal supply, or why it is refused."""
     c = state.ci(seat)
     have = state.supply[state.si(seat)]
@@ -204,6 +202,4 @@ def projection(state: MykState, seat: str) -> int:
         return state.score[i]
     if not state.patrons:
         return state.score[i]
-    return state.score[i] + exhibition(
-        state.the_layout, state.patrons, state.museum_map(), seat, state.cards[i]
-    ).total
+    return state.score[i] + exhibition(state.the_layout, state.patrons, state.museum_map(), seat, state.cards[i]).total

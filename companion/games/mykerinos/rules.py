@@ -418,7 +418,10 @@ def _decide_counts(state: MykState, intent: it.ZoneCounts) -> Event:
         on_board = state.board[state.ci(colour)]
         if n > on_board:
             raise IllegalMove(
-                "myk.count_too_high", f"{colour} has only {on_board} on the board", colour=colour, count=n,
+                "myk.count_too_high",
+                f"{colour} has only {on_board} on the board",
+                colour=colour,
+                count=n,
                 on_board=on_board,
             )
         seen[colour] = n
@@ -515,8 +518,12 @@ def decide_one(state: MykState, intent: Intent, actor: Audience, rng: random.Ran
     if isinstance(intent, it.Excavate):
         _for_seat(state, actor, intent.seat)
         _my_turn(state, intent.seat, "action")
-        return Excavated(intent.seat, intent.action, intent.patron,
-                         flow.excavation_count(state, intent.seat, intent.action, intent.patron))
+        return Excavated(
+            intent.seat,
+            intent.action,
+            intent.patron,
+            flow.excavation_count(state, intent.seat, intent.action, intent.patron),
+        )
     if isinstance(intent, it.SirBrown):
         _for_seat(state, actor, intent.seat)
         _my_turn(state, intent.seat, "action")

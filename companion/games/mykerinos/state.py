@@ -123,9 +123,7 @@ class MykState:
     def total(self, colour: str) -> int:
         """Every archaeologist of ``colour`` wherever it is: always 25."""
         i = self.ci(colour)
-        personal = (
-            sum(self.neutral_supply) if colour == self.neutral else self.supply[self.si(colour)]
-        )
+        personal = sum(self.neutral_supply) if colour == self.neutral else self.supply[self.si(colour)]
         museum = sum(1 for _, c in self.museum if c == colour)
         return self.general[i] + personal + self.board[i] + museum
 

@@ -150,14 +150,16 @@ def _survey_options(state: MykState, actor: Audience) -> list[JSON]:
         return [{"kind": "myk.neutral_pick", "seat": seat}]
     out: list[JSON] = []
     if zone.parcels:
-        out.append({
-            "kind": "myk.take_parcel",
-            "seat": seat,
-            "patrons": list(PATRONS),
-            "points": list(PARCEL_POINTS),
-            "blank": not any(state.blank),
-            "blank_points": BLANK_POINTS,
-        })
+        out.append(
+            {
+                "kind": "myk.take_parcel",
+                "seat": seat,
+                "patrons": list(PATRONS),
+                "points": list(PARCEL_POINTS),
+                "blank": not any(state.blank),
+                "blank_points": BLANK_POINTS,
+            }
+        )
     if pending.rank < 2:
         rooms = flow.museum_rooms(state, seat)
         if rooms:

@@ -71,9 +71,7 @@ class Board:
             sets[transport][b].add(a)
         table = {t: tuple(tuple(sorted(s)) for s in rows) for t, rows in sets.items()}
         # A black ticket uses any line, the ferry included.
-        table["black"] = tuple(
-            tuple(sorted(set().union(*(sets[t][s] for t in TRANSPORTS)))) for s in range(size)
-        )
+        table["black"] = tuple(tuple(sorted(set().union(*(sets[t][s] for t in TRANSPORTS)))) for s in range(size))
         object.__setattr__(self, "_next", table)
 
     def neighbours(self, line: str, station: int) -> tuple[int, ...]:
@@ -122,7 +120,7 @@ def board_for(changes: JSON) -> Board:
     if changes is None:
         return board
     if not isinstance(changes, dict) or set(changes) - {"add", "remove"}:
-        raise SetupError("sy.setup.board", "board: expected {\"add\": [...], \"remove\": [...]}")
+        raise SetupError("sy.setup.board", 'board: expected {"add": [...], "remove": [...]}')
     parsed: dict[str, list[Edge]] = {}
     for key in ("add", "remove"):
         raw = changes.get(key, [])

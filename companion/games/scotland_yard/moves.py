@@ -48,9 +48,7 @@ def phase_done(state: SYState) -> bool:
 def detectives_stuck(state: SYState) -> bool:
     """No detective can move (with ``bobbies_keep_game_alive``: no detective and no bobby)."""
     return not any(
-        can_move(state, i)
-        for i in range(len(state.figures))
-        if state.bobbies_keep_game_alive or not state.is_bobby(i)
+        can_move(state, i) for i in range(len(state.figures)) if state.bobbies_keep_game_alive or not state.is_bobby(i)
     )
 
 

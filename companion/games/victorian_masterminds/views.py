@@ -131,9 +131,7 @@ def table_view(s: VMState) -> JSONObject:
                 "gunner_rule": s.settings.gunner_rule,
                 "capture_city_loot": s.settings.capture_city_loot,
             },
-            "cities": {
-                c: {"standing": list(s.standing_in(c)), "mission": _mission(s.mission(c))} for c in CITIES
-            },
+            "cities": {c: {"standing": list(s.standing_in(c)), "mission": _mission(s.mission(c))} for c in CITIES},
             "mission_deck": s.mission_deck,
             "scientist_supply": s.scientist_supply(),
             "players": [public_player(s, p) for p in s.players],

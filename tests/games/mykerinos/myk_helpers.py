@@ -205,9 +205,11 @@ def _random_correction(state: MykState, rng: random.Random) -> Intent | None:
     if roll == 1:
         colour = rng.choice(state.colours)
         holder = rng.choice(state.seats) if colour == state.neutral else None
-        return it.CorrectArchaeologists(colour, "general", "supply", 1, holder) if state.general[
-            state.ci(colour)
-        ] else None
+        return (
+            it.CorrectArchaeologists(colour, "general", "supply", 1, holder)
+            if state.general[state.ci(colour)]
+            else None
+        )
     if roll == 2:
         return it.CorrectCards(seat, rng.choice(PATRONS), 1)
     free = [r for r in state.the_layout.ids if r not in state.museum_map()]
@@ -216,8 +218,14 @@ def _random_correction(state: MykState, rng: random.Random) -> Intent | None:
     return it.CorrectMuseum(rng.choice(free), seat)
 
 
-def random_game(config: JSONObject, seed: int, driver_seed: int, max_actions: int = 2000,
-                corrections: bool = True, draws: bool = False) -> Game[Any]:
+def random_game(
+    config: JSONObject,
+    seed: int,
+    driver_seed: int,
+    max_actions: int = 2000,
+    corrections: bool = True,
+    draws: bool = False,
+) -> Game[Any]:
     """A random legal game (``draws``: start player and patrons drawn by the companion first)."""
     game = new_game(config, seed)
     if draws:

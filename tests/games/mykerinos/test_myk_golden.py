@@ -27,6 +27,12 @@ def test_golden_playthrough() -> None:
     assert len(expected) < 400_000
     assert text == expected
     # what the golden game shows: both draws, the neutral, the museum, an undo and a correction
-    for kind in ("myk.start_player_drawn", "myk.patrons_drawn", "myk.neutral_parcel", "myk.museum_placed",
-                 "myk.exhibition_scored", "core.undone"):
+    for kind in (
+        "myk.start_player_drawn",
+        "myk.patrons_drawn",
+        "myk.neutral_parcel",
+        "myk.museum_placed",
+        "myk.exhibition_scored",
+        "core.undone",
+    ):
         assert f'"kind":"{kind}"' in expected, kind

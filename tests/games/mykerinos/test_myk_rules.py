@@ -135,7 +135,11 @@ def test_setup_state_and_the_setup_steps() -> None:
     assert state.seats == ("red", "white", "blue", "green") and state.neutral is None
     assert state.general == (25, 25, 25, 25) and state.phase == "setup"
     assert {o["kind"] for o in RULES.legal(state, TABLE)} == {
-        "myk.draw_start_player", "myk.choose_start_player", "myk.draw_patrons", "myk.enter_patrons"}
+        "myk.draw_start_player",
+        "myk.choose_start_player",
+        "myk.draw_patrons",
+        "myk.enter_patrons",
+    }
     assert RULES.legal(state, Audience.of_seat("red")) == []
     with pytest.raises(Forbidden) as info:
         game.decide(it.DrawStartPlayer(), Audience.of_seat("red"), game.seq)
@@ -186,8 +190,13 @@ def test_corrections_are_recorded_and_keep_every_archaeologist() -> None:
     assert state.general == (15, 14, 16)
     assert state.blank == (0, 1)
     assert [n.kind for n in state.corrections] == [
-        "myk.score_corrected", "myk.archaeologists_moved", "myk.archaeologists_moved",
-        "myk.museum_corrected", "myk.museum_corrected", "myk.cards_corrected"]
+        "myk.score_corrected",
+        "myk.archaeologists_moved",
+        "myk.archaeologists_moved",
+        "myk.museum_corrected",
+        "myk.museum_corrected",
+        "myk.cards_corrected",
+    ]
     assert RULES.view(state, TABLE)["corrections"][1] == [1, "myk.archaeologists_moved", "blue", "2 supply>general"]
     for intent, code in [
         (it.CorrectScore("red", 0), "myk.zero_correction"),
@@ -226,7 +235,14 @@ def test_every_audience_explicitly() -> None:
         RULES.legal(game.state, Audience.of_seat("white"))
     assert table["turn"] == {"seat": "blue", "step": "action", "final": False}
     assert table["players"]["blue"] == {
-        "score": 0, "projection": 0, "supply": 11, "cards": {}, "ready": {}, "blank": 0, "neutral_supply": 4}
+        "score": 0,
+        "projection": 0,
+        "supply": 11,
+        "cards": {},
+        "ready": {},
+        "blank": 0,
+        "neutral_supply": 4,
+    }
     assert table["general"] == {"blue": 14, "red": 14, "green": 17}
     assert table["pass_track"] == [["green", 2]]
     json.dumps(table)

@@ -63,8 +63,18 @@ def test_three_players_four_seasons() -> None:
     assert refused(game, "red start") == "myk.not_your_turn"
     assert refused(game, "blue extend") == "myk.no_excavation"
     assert refused(game, "table:blue neutral start") == "myk.no_neutral"
-    play(game, "blue start", "red start", "green start", "blue extend", "red extend", "green extend", "blue pass",
-         "red extend", "green pass")
+    play(
+        game,
+        "blue start",
+        "red start",
+        "green start",
+        "blue extend",
+        "red extend",
+        "green extend",
+        "blue pass",
+        "red extend",
+        "green pass",
+    )
     s = st(game)
     assert s.turn is not None and (s.turn.seat, s.turn.final) == ("red", True)
     events = step(game, "red start")
@@ -135,7 +145,14 @@ def test_three_players_four_seasons() -> None:
     play(game, "counts blue=2 green=1", "blue museum 1-2:2")
     events = step(game, "green museum 4:3")
     assert [type(e).__name__ for e in events[1:]] == [
-        "ZoneClosed", "ZoneCounted", "ZoneClosed", "ZoneCounted", "ZoneClosed", "SeasonEnded", "SeasonStarted"]
+        "ZoneClosed",
+        "ZoneCounted",
+        "ZoneClosed",
+        "ZoneCounted",
+        "ZoneClosed",
+        "SeasonEnded",
+        "SeasonStarted",
+    ]
     s = st(game)
     assert s.start_player == "blue"
     # --- season 3: the general supply runs short (8, 8 and 9 instead of 11) -----------------------
@@ -144,8 +161,16 @@ def test_three_players_four_seasons() -> None:
     assert refused(game, "blue start violet") == "myk.no_general"
     play(game, "blue start")
     assert refused(game, "red brown 4:5") == "myk.room_not_adjacent"
-    play(game, "red brown 3:5", "green start blackmore", "blue extend", "red pass", "green extend", "blue pass",
-         "green start lemon")
+    play(
+        game,
+        "red brown 3:5",
+        "green start blackmore",
+        "blue extend",
+        "red pass",
+        "green extend",
+        "blue pass",
+        "green start lemon",
+    )
     s = st(game)
     assert per_colour(s, s.board) == {"blue": 3, "red": 0, "green": 5}
     play(game, "counts blue=1 green=3")
@@ -162,8 +187,17 @@ def test_three_players_four_seasons() -> None:
     assert per_seat(s, s.supply) == {"blue": 22, "red": 21, "green": 23}
 
     # --- season 4: six zones; a tie on points decided by the archaeologists left -------------------
-    play(game, "green start", "blue start", "red start", "green extend", "blue extend", "red pass", "green pass",
-         "blue extend")
+    play(
+        game,
+        "green start",
+        "blue start",
+        "red start",
+        "green extend",
+        "blue extend",
+        "red pass",
+        "green pass",
+        "blue extend",
+    )
     play(game, "counts blue=2 green=1 red=1", "blue parcel blackmore 2", "red parcel brown 5")
     assert refused(game, "blue parcel blank 3") != ""
     play(game, "counts blue=3 green=2", "blue parcel blank 5")
@@ -199,8 +233,19 @@ def test_four_players_ring_museum_and_a_full_tie() -> None:
     game = started({"seats": ["blue", "red", "green", "white"], "layout": "ring5"}, "blue", order)
     s = st(game)
     assert per_seat(s, s.supply) == {"blue": 8, "red": 8, "green": 8, "white": 8}
-    play(game, "blue start", "red start", "green start", "white start", "blue pass", "red pass", "green extend",
-         "white extend", "green pass", "white start")
+    play(
+        game,
+        "blue start",
+        "red start",
+        "green start",
+        "white start",
+        "blue pass",
+        "red pass",
+        "green extend",
+        "white extend",
+        "green pass",
+        "white start",
+    )
     assert st(game).pass_track == (("blue", 1), ("red", 2), ("green", 3), ("white", 4))
     # zone 1: a four-way tie, broken by the pass track; 1st and 2nd to the museum, 3rd and 4th parcels
     play(game, "counts blue=1 red=1 green=1 white=1")
@@ -219,8 +264,19 @@ def test_four_players_ring_museum_and_a_full_tie() -> None:
     assert per_seat(s, s.score) == {"blue": 0, "red": 0, "green": 2, "white": 8}
     assert per_colour(s, s.general) == {"blue": 9, "red": 9, "green": 12, "white": 12}
 
-    play(game, "white start", "blue start", "red start", "green start", "white pass", "blue extend", "red extend",
-         "green pass", "blue pass", "red start")
+    play(
+        game,
+        "white start",
+        "blue start",
+        "red start",
+        "green start",
+        "white pass",
+        "blue extend",
+        "red extend",
+        "green pass",
+        "blue pass",
+        "red start",
+    )
     play(game, "counts blue=3 red=3", "blue parcel brown 5", "red parcel brown 5")
     play(game, "counts red=1 green=1 white=1")
     assert st(game).zone.ranking == ("white", "green", "red")  # type: ignore[union-attr]
@@ -228,8 +284,17 @@ def test_four_players_ring_museum_and_a_full_tie() -> None:
     s = st(game)
     assert (s.season, s.start_player) == (3, "red")
 
-    play(game, "red start", "green start blackmore", "white start", "blue start", "red pass", "green pass",
-         "white pass", "blue start")
+    play(
+        game,
+        "red start",
+        "green start blackmore",
+        "white start",
+        "blue start",
+        "red pass",
+        "green pass",
+        "white pass",
+        "blue start",
+    )
     play(game, "counts blue=2", "blue parcel brown 5")
     play(game, "counts red=1 green=2 white=1", "green museum 3:3", "red parcel brown 5", "white parcel lemon 0")
     s = st(game)
@@ -237,8 +302,18 @@ def test_four_players_ring_museum_and_a_full_tie() -> None:
     assert per_seat(s, s.supply) == {"blue": 24, "red": 24, "green": 24, "white": 24}
     assert per_colour(s, s.general) == {"blue": 0, "red": 0, "green": 0, "white": 0}
 
-    play(game, "blue start", "red start", "green start", "white start", "blue pass", "red pass", "green extend",
-         "white pass", "green start")
+    play(
+        game,
+        "blue start",
+        "red start",
+        "green start",
+        "white start",
+        "blue pass",
+        "red pass",
+        "green extend",
+        "white pass",
+        "green start",
+    )
     play(game, "counts blue=1 red=1 green=1 white=1")
     assert st(game).zone.ranking == ("blue", "red", "white", "green")  # type: ignore[union-attr]
     assert legal_kinds(game) == {"myk.take_parcel"}
@@ -274,8 +349,16 @@ def test_two_players_with_the_neutral() -> None:
     assert refused(game, "blue neutral extend") == "myk.no_neutral_excavation"
     play(game, "blue neutral start")
     assert refused(game, "red extend") == "myk.no_excavation"
-    play(game, "red start", "red neutral extend", "blue extend", "blue neutral skip", "red extend",
-         "red neutral start", "blue pass")
+    play(
+        game,
+        "red start",
+        "red neutral extend",
+        "blue extend",
+        "blue neutral skip",
+        "red extend",
+        "red neutral start",
+        "blue pass",
+    )
     assert st(game).pass_track == (("blue", 1), ("green", 2))
     play(game, "red extend", "red neutral start")
     s = st(game)
@@ -306,8 +389,18 @@ def test_two_players_with_the_neutral() -> None:
     assert per_colour(s, s.general) == {"blue": 5, "red": 7, "green": 14}
     assert per_seat(s, s.neutral_supply) == {"blue": 7, "red": 4}
 
-    play(game, "red start lemon", "red neutral start", "blue start", "blue neutral extend", "red brown 2:5",
-         "red neutral skip", "blue pass", "red extend", "red neutral skip")
+    play(
+        game,
+        "red start lemon",
+        "red neutral start",
+        "blue start",
+        "blue neutral extend",
+        "red brown 2:5",
+        "red neutral skip",
+        "blue pass",
+        "red extend",
+        "red neutral skip",
+    )
     # neutral 2nd after the 1st took a parcel: it takes the other by itself; red (3rd) gets nothing
     play(game, "counts blue=1 green=1 red=1")
     assert st(game).zone.ranking == ("blue", "green", "red")  # type: ignore[union-attr]
@@ -334,8 +427,16 @@ def test_two_players_with_the_neutral() -> None:
     assert per_seat(s, s.neutral_supply) == {"blue": 13, "red": 11}
     assert per_colour(s, s.general) == {"blue": 0, "red": 0, "green": 1}
 
-    play(game, "blue start", "blue neutral start", "red start", "red neutral extend", "blue pass", "red extend",
-         "red neutral skip")
+    play(
+        game,
+        "blue start",
+        "blue neutral start",
+        "red start",
+        "red neutral extend",
+        "blue pass",
+        "red extend",
+        "red neutral skip",
+    )
     play(game, "counts red=3 green=3", "blue pick", "red parcel blackmore 2", "counts blue=1")
     assert refused(game, "blue museum 1:5") == "myk.no_general"  # blue's last one went to the supply
     play(game, "blue parcel lemon 3")

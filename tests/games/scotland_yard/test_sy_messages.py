@@ -11,8 +11,16 @@ from pathlib import Path
 from companion.games.scotland_yard import model
 
 PACKAGE = Path(model.__file__).resolve().parent
-ERRORS = {"CompanionError", "MalformedInput", "Forbidden", "IllegalMove", "StaleIntent", "GameOver", "UndoRefused",
-          "SetupError"}
+ERRORS = {
+    "CompanionError",
+    "MalformedInput",
+    "Forbidden",
+    "IllegalMove",
+    "StaleIntent",
+    "GameOver",
+    "UndoRefused",
+    "SetupError",
+}
 
 
 def raised_codes() -> set[str]:

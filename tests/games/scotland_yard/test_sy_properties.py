@@ -239,7 +239,7 @@ def test_no_view_but_mister_x_and_debug_contains_his_station(game_args: tuple[in
 @settings(max_examples=12, deadline=None)
 @given(games)
 def test_tracker_holds_his_true_station_and_follows_from_the_table_view_alone(
-    game_args: tuple[int, dict[str, Any]]
+    game_args: tuple[int, dict[str, Any]],
 ) -> None:
     seed, config = game_args
     game = random_game(seed, {**config, "tracker": True})

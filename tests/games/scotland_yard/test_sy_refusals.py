@@ -158,11 +158,17 @@ def test_bad_start_entries() -> None:
     game = new_game()
     refused(game, PlaceDetectives((("D1", 13), ("D2", 26), ("B1", 29))), TABLE, IllegalMove, "sy.placement.figures")
     refused(
-        game, PlaceDetectives((("D1", 13), ("D1", 26), ("B1", 29), ("B2", 34))), TABLE, IllegalMove,
+        game,
+        PlaceDetectives((("D1", 13), ("D1", 26), ("B1", 29), ("B2", 34))),
+        TABLE,
+        IllegalMove,
         "sy.placement.figures",
     )
     refused(
-        game, PlaceDetectives((("D1", 13), ("D2", 13), ("B1", 29), ("B2", 34))), TABLE, IllegalMove,
+        game,
+        PlaceDetectives((("D1", 13), ("D2", 13), ("B1", 29), ("B2", 34))),
+        TABLE,
+        IllegalMove,
         "sy.placement.same_station",
     )
     err = refused(

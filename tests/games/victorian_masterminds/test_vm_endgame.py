@@ -32,8 +32,12 @@ def breakdown(t: Any) -> dict[str, dict[str, int]]:
     for p in t.s.players:
         sc = score_of(p)
         out[p.seat] = {
-            "segments": sc.segments, "buildings": sc.buildings, "missions": sc.missions,
-            "chaos_tokens": sc.chaos_tokens, "codex": sc.codex, "total": sc.total,
+            "segments": sc.segments,
+            "buildings": sc.buildings,
+            "missions": sc.missions,
+            "chaos_tokens": sc.chaos_tokens,
+            "codex": sc.codex,
+            "total": sc.total,
         }
     return out
 
@@ -169,14 +173,18 @@ def test_a_tie_with_equal_segments_is_shared() -> None:
 
 
 def test_full_three_player_game() -> None:
-    t = new_table(3, seed=1, start=10, missions={"washington": {"reward": 3, "label": "a building"},
-                                                  "moscow": {"reward": 2}})
+    t = new_table(
+        3, seed=1, start=10, missions={"washington": {"reward": 3, "label": "a building"}, "moscow": {"reward": 2}}
+    )
     # Rome: the rulebook's two saboteurs
     turn(t, "rome", "saboteur")
     turn(t, "rome", "saboteur")
     turn(t, "rome", "number_two")
-    assert outcomes(t)[-3:] == [("p1", "saboteur", "sabotage"), ("p2", "saboteur", "cancelled"),
-                                ("p3", "number_two", "double_loot")]
+    assert outcomes(t)[-3:] == [
+        ("p1", "saboteur", "sabotage"),
+        ("p2", "saboteur", "cancelled"),
+        ("p3", "number_two", "double_loot"),
+    ]
     adjust(t, "p2", "firepower", 9)
     adjust(t, "p3", "firepower", 9)
     # Paris: Number Two with one free cell; two gunners, the second fails (level rose)
@@ -184,8 +192,11 @@ def test_full_three_player_game() -> None:
     turn(t, "paris", "gunner")
     turn(t, "paris", "gunner")
     t.do(ChooseBuilding("monument"), seat("p2"))
-    assert outcomes(t)[-3:] == [("p1", "number_two", "double_loot"), ("p2", "gunner", "captured"),
-                                ("p3", "gunner", "too_weak")]
+    assert outcomes(t)[-3:] == [
+        ("p1", "number_two", "double_loot"),
+        ("p2", "gunner", "captured"),
+        ("p3", "gunner", "too_weak"),
+    ]
     assert [p.scientists for p in t.s.players] == [2, 2, 2] and t.s.level == 11
     t.do(EndTurn("p3"), seat("p3"))
     # Washington: a Henchman takes the mission; an Engineer; a Henchman finds none
@@ -204,8 +215,11 @@ def test_full_three_player_game() -> None:
     assert t.s.player("p1").pile_size == 3 and t.s.active_seat == "p2"
     turn(t, "london", "number_two", end=False)
     t.do(EngineerDone(), seat("p1"))
-    assert outcomes(t, "london") == [("p1", "engineer", "engineer"), ("p1", "gunner", "too_weak"),
-                                     ("p2", "number_two", "double_loot")]
+    assert outcomes(t, "london") == [
+        ("p1", "engineer", "engineer"),
+        ("p1", "gunner", "too_weak"),
+        ("p2", "number_two", "double_loot"),
+    ]
     t.do(EndTurn("p2"), seat("p2"))
     # p3 builds a segment, then captures: level 12 triggers the final round
     t.do(RecordSegment("p3", 2, "lab_cell", bolts=1), seat("p3"))
@@ -290,12 +304,16 @@ def test_full_four_player_game_with_unidentified_agents_and_a_shared_win() -> No
     turn(t, "paris")  # p2
     turn(t, "paris")  # p3: flip; the table reveals each agent in turn
     assert table_view(t.s)["resolution"]["agents"] == [  # type: ignore[index]
-        {"seat": s, "agent": None, "cancelled": False, "done": False} for s in ("p1", "p2", "p3")]
+        {"seat": s, "agent": None, "cancelled": False, "done": False} for s in ("p1", "p2", "p3")
+    ]
     t.do(Reveal("gunner"))
     t.do(Reveal("saboteur"), seat("p2"))
     t.do(Reveal("number_two"))
-    assert outcomes(t) == [("p1", "gunner", "too_weak"), ("p2", "saboteur", "sabotage"),
-                           ("p3", "number_two", "cancelled")]
+    assert outcomes(t) == [
+        ("p1", "gunner", "too_weak"),
+        ("p2", "saboteur", "sabotage"),
+        ("p3", "number_two", "cancelled"),
+    ]
     finish_turn(t)
     adjust(t, "p4", "firepower", 10)
     turn(t, "london", "gunner")  # p4, a tag scan
@@ -316,7 +334,10 @@ def test_full_four_player_game_with_unidentified_agents_and_a_shared_win() -> No
     t.do(AnswerHenchman(False))
     settle(t)
     assert [e.city for e in t.events() if isinstance(e, StackFlipped) and e.reason == "final"] == [
-        "london", "moscow", "washington"]
+        "london",
+        "moscow",
+        "washington",
+    ]
     assert turns_after_trigger(t) == ["p2", "p3", "p4", "p1", "p2"]
     assert breakdown(t) == {
         "p1": {"segments": 0, "buildings": 0, "missions": 4, "chaos_tokens": 0, "codex": 0, "total": 4},

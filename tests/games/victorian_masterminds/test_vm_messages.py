@@ -12,8 +12,16 @@ import companion.games.victorian_masterminds as package
 
 PACKAGE = Path(package.__file__).resolve().parent
 MESSAGES = json.loads((PACKAGE / "messages.json").read_text("utf-8"))
-ERRORS = {"CompanionError", "MalformedInput", "Forbidden", "IllegalMove", "StaleIntent", "GameOver", "UndoRefused",
-          "SetupError"}
+ERRORS = {
+    "CompanionError",
+    "MalformedInput",
+    "Forbidden",
+    "IllegalMove",
+    "StaleIntent",
+    "GameOver",
+    "UndoRefused",
+    "SetupError",
+}
 
 
 def raised_codes() -> dict[str, set[str]]:
@@ -64,5 +72,6 @@ def test_the_app_translation_table_finds_the_texts() -> None:
     from companion.app.i18n import text
 
     assert text("vm.not_enough_scientists", {"need": 2, "have": 1}, "de") == (
-        "Dafür braucht es 2 Wissenschaftler; es sind nur 1.")
+        "Dafür braucht es 2 Wissenschaftler; es sind nur 1."
+    )
     assert text("vm.not_your_turn", {"active": "p2"}, "en") == "It is p2's turn."

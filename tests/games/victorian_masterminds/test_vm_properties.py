@@ -62,15 +62,23 @@ def check_scores(state: VMState) -> None:
         sc = shown["score"]  # type: ignore[index]
         parts = sc["segments"] + sc["buildings"] + sc["missions"] + sc["chaos_tokens"] + sc["codex"]  # type: ignore[index]
         assert sc["total"] == parts  # type: ignore[index]
-        expected = (sum(g.chaos for g in p.segments) + 2 * len(p.buildings) + sum(m.reward or 0 for m in p.missions)
-                    + 2 * p.chaos_tokens + sum(p.codex))
+        expected = (
+            sum(g.chaos for g in p.segments)
+            + 2 * len(p.buildings)
+            + sum(m.reward or 0 for m in p.missions)
+            + 2 * p.chaos_tokens
+            + sum(p.codex)
+        )
         assert parts == expected == score_of(p).total
 
 
 def check_level(t: Table) -> None:
     skip = undone_actions(t.game.entries)
-    corrections = sum(e.event.delta for e in t.game.entries
-                      if e.action not in skip and isinstance(e.event, Corrected) and e.event.counter == "level")
+    corrections = sum(
+        e.event.delta
+        for e in t.game.entries
+        if e.action not in skip and isinstance(e.event, Corrected) and e.event.counter == "level"
+    )
     captured = sum(len(p.buildings) for p in t.s.players)
     assert t.s.level == min(12, t.s.settings.start_level + captured + corrections)
 
@@ -93,8 +101,10 @@ def extra_action(t: Table, rng: random.Random) -> None:
         if roll < 0.3:
             t.do(Undo(), rng.choice([TABLE, Audience.of_seat(who)]))
         elif roll < 0.55:
-            t.do(RecordSegment(who, rng.randint(0, 4), rng.choice(["none", "lab_cell", "codex", "bonus_power"])),
-                 rng.choice([TABLE, Audience.of_seat(who)]))
+            t.do(
+                RecordSegment(who, rng.randint(0, 4), rng.choice(["none", "lab_cell", "codex", "bonus_power"])),
+                rng.choice([TABLE, Audience.of_seat(who)]),
+            )
         elif roll < 0.7:
             t.do(Adjust("level", 1))
         else:
@@ -105,8 +115,9 @@ def extra_action(t: Table, rng: random.Random) -> None:
 
 
 @settings(max_examples=50, deadline=None)
-@given(seed=st.integers(0, 10**6), players=st.sampled_from([2, 3, 4]), start=st.integers(2, 11),
-       steps=st.integers(10, 160))
+@given(
+    seed=st.integers(0, 10**6), players=st.sampled_from([2, 3, 4]), start=st.integers(2, 11), steps=st.integers(10, 160)
+)
 def test_random_games_keep_every_invariant(seed: int, players: int, start: int, steps: int) -> None:
     rng = random.Random(seed)
     t = new_table(players, seed=seed, start=start)
@@ -129,7 +140,7 @@ def test_random_games_keep_every_invariant(seed: int, players: int, start: int, 
     for p in t.s.players:
         on_board = [pl for stack in t.s.stacks for pl in stack if pl.seat == p.seat]
         if t.s.resolution is not None:
-            on_board += [pl for pl in t.s.resolution.agents[t.s.resolution.index:] if pl.seat == p.seat]
+            on_board += [pl for pl in t.s.resolution.agents[t.s.resolution.index :] if pl.seat == p.seat]
         assert p.pile_size + len(p.discard) + len(on_board) == len(AGENTS)
 
 

@@ -61,8 +61,15 @@ def test_bad_setups_are_refused(change: dict[str, Any], code: str) -> None:
 
 
 def test_the_initial_state() -> None:
-    s = RULES.setup({**config(4, start=3), "first_player": "p3", "gunner_rule": ">", "capture_city_loot": True,
-                     "missions": {"paris": {"reward": 4, "label": "three codex"}}})
+    s = RULES.setup(
+        {
+            **config(4, start=3),
+            "first_player": "p3",
+            "gunner_rule": ">",
+            "capture_city_loot": True,
+            "missions": {"paris": {"reward": 4, "label": "three codex"}},
+        }
+    )
     assert s.seats == ("p1", "p2", "p3", "p4") and s.active_seat == "p3" and not s.started
     assert s.level == 3 and s.settings.gunner_rule == ">" and s.settings.capture_city_loot
     assert all(p.firepower == 1 and p.scientists == 1 and p.lab_cells == 2 for p in s.players)

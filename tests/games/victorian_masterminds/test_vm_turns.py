@@ -218,8 +218,7 @@ def test_the_forced_resolution_when_no_agent_can_be_placed() -> None:
     assert outcomes(t, "moscow") == [("p1", "number_two", "double_loot"), ("p1", "saboteur", "no_target")]
     # the agents went to the discard and were shuffled into a new pile at once
     p1 = t.s.player("p1")
-    assert p1.pile_size == 2 and p1.discard == () and p1.pile_gen == 2 and sorted(p1.pile) == [
-        "number_two", "saboteur"]
+    assert p1.pile_size == 2 and p1.discard == () and p1.pile_gen == 2 and sorted(p1.pile) == ["number_two", "saboteur"]
     assert isinstance(t.events()[-2], PileShuffled)
     assert t.s.active_seat == "p2"  # the forced resolution was p1's turn
     refused(t, ForceResolve("p2", "london"), seat("p2"), "vm.no_force_needed")
@@ -253,8 +252,12 @@ def test_an_empty_pile_is_refilled_when_agents_come_back_to_the_discard() -> Non
 
 def test_placing_ones_last_agent_as_the_stack_filler_shuffles_after_its_resolution() -> None:
     t = new_table(3, seed=11)
-    for mine, second, third in (("london", "rome", "rome"), ("moscow", "rome", "washington"),
-                                ("paris", "washington", "washington"), ("rome", "rome", "paris")):
+    for mine, second, third in (
+        ("london", "rome", "rome"),
+        ("moscow", "rome", "washington"),
+        ("paris", "washington", "washington"),
+        ("rome", "rome", "paris"),
+    ):
         turn_top(t, mine)
         turn_top(t, second)
         turn_top(t, third)

@@ -32,8 +32,12 @@ MACHINE_NAMES = ("Beluga", "Kraken", "Claws", "Fortress")
 def config(players: int = 3, start: int = 4, **options: Any) -> JSONObject:
     cfg: JSONObject = {
         "players": [
-            {"seat": SEATS[i], "colour": ("red", "blue", "green", "yellow")[i], "machine": i + 1,
-             "machine_name": MACHINE_NAMES[i]}
+            {
+                "seat": SEATS[i],
+                "colour": ("red", "blue", "green", "yellow")[i],
+                "machine": i + 1,
+                "machine_name": MACHINE_NAMES[i],
+            }
             for i in range(players)
         ],
         "secret_service_start": start,
@@ -62,8 +66,9 @@ class Table:
         self.game.commit(events)
         self.history.append((intent, actor))
 
-    def place(self, who: str, city: str, agent: str | None = None, *, by: Audience | None = None,
-              recycle: bool = False) -> None:
+    def place(
+        self, who: str, city: str, agent: str | None = None, *, by: Audience | None = None, recycle: bool = False
+    ) -> None:
         self.do(Place(who, city, agent, recycle), by or TABLE)  # type: ignore[arg-type]
 
     def events(self) -> list[Any]:
@@ -82,8 +87,18 @@ def new_table(players: int = 3, seed: int = 1, start: int = 4, started: bool = T
 
 # -- a random legal player ---------------------------------------------------------------
 
-FLOW = {"vm.place", "vm.force_resolve", "vm.extra_turn", "vm.capture", "vm.end_turn", "vm.reveal",
-        "vm.choose_building", "vm.henchman", "vm.engineer_done", "vm.start"}
+FLOW = {
+    "vm.place",
+    "vm.force_resolve",
+    "vm.extra_turn",
+    "vm.capture",
+    "vm.end_turn",
+    "vm.reveal",
+    "vm.choose_building",
+    "vm.henchman",
+    "vm.engineer_done",
+    "vm.start",
+}
 
 
 def legal_choices(state: VMState) -> list[tuple[Audience, dict[str, Any]]]:
@@ -170,8 +185,11 @@ def outcomes(t: Table, city: str | None = None) -> list[tuple[str, str, str]]:
     """(seat, agent, outcome) of every resolved agent, in order."""
     from companion.games.victorian_masterminds.events import AgentResolved
 
-    return [(e.seat, e.agent, e.outcome) for e in t.events()
-            if isinstance(e, AgentResolved) and (city is None or e.city == city)]
+    return [
+        (e.seat, e.agent, e.outcome)
+        for e in t.events()
+        if isinstance(e, AgentResolved) and (city is None or e.city == city)
+    ]
 
 
 def settle(t: Table) -> None:

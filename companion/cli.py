@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.app.config import Config, load_config
-from companion.app.i18n import error_text
+from companion.app.i18n import LANGUAGES, error_text
 from companion.app.savedgame import build_game, export_game, import_game, load_game, parse_export
 from companion.app.store import Store
 from companion.app.table import Table
@@ -189,7 +189,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="companion", description="Companion: a table companion for board games")
     parser.add_argument("--config", help="configuration file (TOML)")
     parser.add_argument("--data-dir", help="where saved games and tags live (overrides the configuration)")
-    parser.add_argument("--lang", choices=("en", "de"), help="language of messages")
+    parser.add_argument("--lang", choices=LANGUAGES, help="language of messages")
     sub = parser.add_subparsers(dest="command")
 
     def add(name: str, func: Callable[[argparse.Namespace, Config], int], help: str) -> argparse.ArgumentParser:

@@ -9,5 +9,5 @@
 - ``games/<game>.py``: each game's table screen, end summary and setup form.
 - ``widgets.py``, ``theme.py``: building blocks; ``hardware_panel.py``: the simulated box.
 - ``control.py``: the test control socket (only with ``COMPANION_UI_CONTROL``).
-- ``messages.json``: every word on screen, English and German.
+- ``messages/<lang>.json``: every word on screen, one file per language.
 """

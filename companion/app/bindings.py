@@ -136,7 +136,7 @@ NoticeLevel = Literal["info", "warning", "refused", "unknown"]
 
 @dataclass(frozen=True)
 class Notice:
-    """Something to tell the table: ``code`` has an en+de text in companion/app/messages.json."""
+    """Something to tell the table: ``code`` has an en+de text in companion/app/messages/<lang>.json."""
 
     code: str
     params: Mapping[str, JSON] = field(default_factory=dict)

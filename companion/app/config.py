@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from companion.app.i18n import LANGUAGES
 from companion.core.errors import CompanionError
 
-LANGUAGES = ("en", "de")
 DEFAULT_PORT = 8080
 
 

@@ -4,10 +4,9 @@ text (games check their own codes in their test folders)."""
 from __future__ import annotations
 
 import ast
-import json
 from pathlib import Path
 
-from companion.app.i18n import catalogue, text
+from companion.app.i18n import catalogue, package_texts, text
 from companion.core import CompanionError, IllegalMove
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -50,13 +49,13 @@ def codes_in(folder: str) -> set[str]:
 def test_every_app_code_has_english_and_german_text() -> None:
     codes = codes_in("companion/core") | codes_in("companion/app") | codes_in("companion/net")
     assert {"stale", "malformed.field", "link.invalid", "flood", "store.no_game"} <= codes
-    texts = json.loads((ROOT / "companion/app/messages.json").read_text("utf-8"))
+    texts = package_texts("companion.app")
     missing = [(lang, c) for lang in ("en", "de") for c in sorted(codes) if c not in texts[lang]]
     assert missing == []
 
 
 def test_page_labels_exist_in_both_languages() -> None:
-    page = json.loads((ROOT / "companion/net/messages.json").read_text("utf-8"))
+    page = package_texts("companion.net")
     assert set(page["en"]) == set(page["de"])
     assert set(catalogue(("companion.net",))["de"]) >= set(page["de"])
 

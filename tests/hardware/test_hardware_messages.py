@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-import importlib.resources
-import json
 import re
 from pathlib import Path
+
+from companion.app.i18n import package_texts
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_every_code_has_english_and_german_texts() -> None:
-    texts = json.loads(importlib.resources.files("hardware").joinpath("messages.json").read_text("utf-8"))
+    texts = package_texts("hardware")
     source = "\n".join(p.read_text("utf-8") for p in sorted((ROOT / "hardware").glob("*.py")))
     codes = set(re.findall(r'"(hardware\.[a-z_]+(?:\.[a-z_]+)*)"', source))
     assert {"hardware.config", "hardware.tags.conflict", "hardware.tags.malformed"} <= codes

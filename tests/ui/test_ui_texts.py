@@ -1,17 +1,16 @@
-"""Every word the touchscreen shows comes from ``ui/messages.json`` (or a game's texts) in English
+"""Every word the touchscreen shows comes from ``ui/messages/`` (or a game's texts) in English
 and German: each ``ui.*`` code the screens use has both, and the two languages list the same codes.
 (No window needed: the sources are read as text.)"""
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 
-from companion.app.i18n import catalogue, text
+from companion.app.i18n import catalogue, package_texts, text
 
 ROOT = Path(__file__).resolve().parents[2]
-TEXTS = json.loads((ROOT / "ui" / "messages.json").read_text("utf-8"))
+TEXTS = package_texts("ui")
 # "ui.x.y" literals, and the fixed part of f-strings such as f"ui.sy.short.{ticket}"
 CODE = re.compile(r"""["'](ui\.[a-z0-9_.]+?)(\.?\{[^}]*\})?["']""")
 

@@ -1,7 +1,7 @@
 """Victorian Masterminds: names, numbers and the frozen state.
 
 Everything here is plain data. Cities, agents and buildings are lowercase English ids; screens
-translate them with ``messages.json`` (``vm.city.paris``, ``vm.agent.gunner``, ...).
+translate them with ``messages/<lang>.json`` (``vm.city.paris``, ``vm.agent.gunner``, ...).
 """
 
 from __future__ import annotations

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from myk_helpers import RULES, do, new_game, play, refused
 
+from companion.app.i18n import package_texts
 from companion.core import DEBUG, TABLE, Audience, Forbidden, MalformedInput, SetupError, intent_codec
 from companion.games.mykerinos import intents as it
 from companion.games.mykerinos.events import EVENTS
@@ -294,7 +295,7 @@ def _codes_in_package() -> set[str]:
 
 
 def test_every_error_code_has_english_and_german_text() -> None:
-    texts = json.loads((PACKAGE / "messages.json").read_text("utf-8"))
+    texts = package_texts("companion.games.mykerinos")
     codes = _codes_in_package()
     assert len(codes) > 40
     assert {"myk.count_too_high", "myk.neutral_step", "myk.room_not_adjacent", "myk.over"} <= codes

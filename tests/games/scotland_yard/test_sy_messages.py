@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import ast
-import json
 import string
 import typing
 from pathlib import Path
 
+from companion.app.i18n import package_texts
 from companion.games.scotland_yard import model
 
 PACKAGE = Path(model.__file__).resolve().parent
@@ -37,7 +37,7 @@ def raised_codes() -> set[str]:
 
 
 def texts() -> dict[str, dict[str, str]]:
-    data: dict[str, dict[str, str]] = json.loads((PACKAGE / "messages.json").read_text("utf-8"))
+    data: dict[str, dict[str, str]] = package_texts("companion.games.scotland_yard")
     return data
 
 

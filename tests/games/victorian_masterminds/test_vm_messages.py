@@ -4,14 +4,14 @@ text, and the texts' placeholders are the params the code is raised with."""
 from __future__ import annotations
 
 import ast
-import json
 import re
 from pathlib import Path
 
 import companion.games.victorian_masterminds as package
+from companion.app.i18n import package_texts
 
 PACKAGE = Path(package.__file__).resolve().parent
-MESSAGES = json.loads((PACKAGE / "messages.json").read_text("utf-8"))
+MESSAGES = package_texts("companion.games.victorian_masterminds")
 ERRORS = {
     "CompanionError",
     "MalformedInput",

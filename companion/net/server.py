@@ -1,9 +1,10 @@
 """The web server for phones.
 
 Routes: ``GET /s/<token>`` (the seat page — the same static page for any token, so a guessed
-token learns nothing from it), ``GET /static/<file>``, ``GET /texts/<lang>.json`` and the web
-socket ``GET /ws``. Every message sent is built from the table's view for the connection's
-own seat; every message received is an intent from ``docs/protocol.md``, checked by the table.
+token learns nothing from it), ``GET /static/<file>`` (the page's shell, its style and one script
+module per game under ``games/``), ``GET /texts/<lang>.json`` and the web socket ``GET /ws``.
+Every message sent is built from the table's view for the connection's own seat; every message
+received is an intent from ``docs/protocol.md``, checked by the table.
 See ``docs/protocol.md`` for the wire format.
 """
 
@@ -17,6 +18,7 @@ import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from importlib.resources.abc import Traversable
 from typing import Any
 
 from aiohttp import WSMsgType, web
@@ -39,7 +41,7 @@ GARBAGE_CLOSE = 20  # malformed messages before the connection is closed
 FREE_FAILURES = 3  # bad tokens from one address before answers slow down
 MAX_DELAY = 8.0
 PAGE_TEXTS = ("companion.net",)  # the page's own labels, beside every game's and the app's texts
-STATIC_FILES = {"phone.js": "text/javascript", "phone.css": "text/css"}
+STATIC_TYPES = {".js": "text/javascript", ".css": "text/css"}
 
 
 @dataclass
@@ -137,7 +139,7 @@ class PhoneServer:
     def app(self) -> web.Application:
         app = web.Application(client_max_size=MAX_REQUEST)
         app.router.add_get("/s/{token}", self.page)
-        app.router.add_get("/static/{name}", self.static)
+        app.router.add_get("/static/{name:[a-z0-9_/]+\\.[a-z]+}", self.static)
         app.router.add_get("/texts/{lang}.json", self.texts)
         app.router.add_get("/ws", self.socket)
         return app
@@ -315,4 +317,23 @@ async def _send(ws: web.WebSocketResponse, message: JSONObject) -> None:
 
 
 def _resource(name: str) -> str:
-    return importlib.resources.files("companion.net").joinpath("static", name).read_text("utf-8")
+    return importlib.resources.files("companion.net").joinpath("static", *name.split("/")).read_text("utf-8")
+
+
+def _static_files() -> dict[str, str]:
+    """Every script and style sheet in ``static/`` (and its ``games/`` folder) -> its content type."""
+    root = importlib.resources.files("companion.net").joinpath("static")
+    found: dict[str, str] = {}
+    folders: list[tuple[str, Traversable]] = [("", root)]
+    while folders:
+        prefix, folder = folders.pop()
+        for entry in folder.iterdir():
+            suffix = "." + entry.name.rsplit(".", 1)[-1]
+            if entry.is_dir():
+                folders.append((prefix + entry.name + "/", entry))
+            elif suffix in STATIC_TYPES:
+                found[prefix + entry.name] = STATIC_TYPES[suffix]
+    return found
+
+
+STATIC_FILES = _static_files()  # only these names are served: a request can never reach another file

@@ -1,0 +1,290 @@
+/* Mykerinos on the phone page (one seat, or the table link). */
+import { stepper } from "../kit.js";
+
+/* Everything is public; a seat's view adds `me` and its own `choices` (= its legal list). The
+ * table link (no `me`) shows the same board and may act for the seat whose turn it is, set up the
+ * game and enter zone counts. Nothing here computes rules: options come from `legal` only. */
+const MYK_PATRONS = ["lady_violet", "lord_lemon", "sir_brown", "mrs_blackmore", "colonel_tangerine"];
+
+function mykChip(el, t, colour) {
+  return el("span", { class: "chip myk-c myk-" + colour, "data-colour": colour }, t("myk.colour." + colour));
+}
+
+function mykRoomName(t, id) {
+  let m = /^(\d+):(\d+)$/.exec(id);
+  if (m) return t("phone.myk.room_wing", { wing: m[1], value: m[2] });
+  m = /^(\d+)-(\d+):(\d+)$/.exec(id);
+  if (m) return t("phone.myk.room_between", { a: m[1], b: m[2], value: m[3] });
+  return id;
+}
+
+function mykPatron(t, patron) {
+  return patron ? t("myk.patron." + patron) : t("phone.myk.blank");
+}
+
+/* The museum: wings 1..5 side by side, 5-rooms above 3-rooms, 2-rooms between neighbouring wings.
+ * `pick` (optional): {rooms: [legal room ids], chosen, onpick} turns those rooms into buttons. */
+function mykMuseum(view, pick, { el, t }) {
+  const grid = el("div", { class: "myk-museum" });
+  const legal = new Set(pick ? pick.rooms : []);
+  const room = (id, value, col, row, label) => {
+    const who = view.museum[id];
+    const attrs = { class: "myk-room" + (who ? " myk-" + who : "") + (legal.has(id) ? " legal" : ""),
+      style: `grid-column:${col} / span 2;grid-row:${row}`, "data-room": id };
+    const body = [el("b", {}, String(value)), label ? el("small", {}, label) : null];
+    if (legal.has(id)) {
+      attrs.class += pick.chosen === id ? " sel" : "";
+      attrs.onclick = () => pick.onpick(id);
+      attrs.disabled = pick.busy;
+      return el("button", attrs, body);
+    }
+    if (who) attrs.title = t("myk.colour." + who);
+    return el("div", attrs, body);
+  };
+  const shown = new Set();
+  for (let w = 1; w <= 5; w++) {
+    const patron = view.wings[w - 1];
+    grid.append(el("div", { class: "myk-wing" + (patron ? " p-" + patron : ""), style: `grid-column:${2 * w - 1} / span 2;grid-row:1`,
+      "data-wing": w }, el("small", {}, String(w)), " ", patron ? t("phone.myk.short." + patron) : "?"));
+    grid.append(room(`${w}:5`, 5, 2 * w - 1, 2), room(`${w}:3`, 3, 2 * w - 1, 3));
+    shown.add(`${w}:5`).add(`${w}:3`);
+  }
+  for (let w = 1; w <= 4; w++) {
+    grid.append(room(`${w}-${w + 1}:2`, 2, 2 * w, 4, `${w}–${w + 1}`));
+    shown.add(`${w}-${w + 1}:2`);
+  }
+  // Rooms of other layouts (e.g. ring5's 5-1:2) go on a row of their own.
+  const extra = [...new Set([...Object.keys(view.museum), ...legal])].filter((id) => !shown.has(id));
+  if (view.layout === "ring5" && !extra.includes("5-1:2")) extra.push("5-1:2");
+  extra.forEach((id, i) => grid.append(room(id, id.split(":")[1] || "", 1 + 2 * (i % 5), 5 + Math.floor(i / 5),
+    id.split(":")[0].replace("-", "–"))));
+  return grid;
+}
+
+function mykTurnLine(view, me, { el, t }) {
+  if (view.phase === "setup") return el("p", { class: "muted", "data-wait": "setup" }, t("phone.myk.wait_setup"));
+  if (view.phase === "over") return null;
+  if (view.phase === "excavation" && view.turn) {
+    const s = view.turn.seat;
+    const key = s === me ? (view.turn.step === "neutral" ? "phone.myk.your_neutral" : "phone.myk.your_turn") : "phone.myk.turn_of";
+    return el("p", { class: s === me ? "myk-yours" : "", "data-turn": s }, s === me ? "" : mykChip(el, t, s), " ",
+      t(key), view.turn.final ? el("b", {}, " " + t("phone.myk.final_action")) : "");
+  }
+  const sv = view.survey;
+  if (view.phase === "survey" && sv) {
+    const w = sv.waiting;
+    const head = t("phone.myk.zone", { zone: sv.zone, of: sv.of });
+    if (w.for === "counts") return el("p", { "data-turn": "table" }, el("b", {}, head), " · ", t("phone.myk.wait_counts"));
+    const who = w.seat === me ? t("phone.myk.you") : mykChip(el, t, w.seat);
+    const what = w.for === "neutral_pick" ? t("phone.myk.picks_neutral") : t("phone.myk.chooses", { rank: w.rank });
+    return el("p", { class: w.seat === me ? "myk-yours" : "", "data-turn": w.seat }, el("b", {}, head), " · ", who, " ", what);
+  }
+  return null;
+}
+
+function mykSurvey(view, { el, t }) {
+  const sv = view.survey;
+  if (!sv) return null;
+  const counts = sv.counts ? Object.entries(sv.counts).map(([c, n]) => el("span", { class: "myk-count" }, mykChip(el, t, c), " ×" + n)) : [];
+  return el("section", { "data-section": "survey" },
+    el("h2", {}, t("phone.myk.zone", { zone: sv.zone, of: sv.of })),
+    sv.counts ? el("div", { class: "row" }, counts.length ? counts : el("span", { class: "muted" }, t("phone.myk.empty_zone"))) : null,
+    sv.ranking.length ? el("div", { class: "row", style: "margin-top:8px" }, el("span", { class: "muted" }, t("phone.myk.ranking")),
+      sv.ranking.map((c, i) => el("span", {}, `${i + 1}.`, mykChip(el, t, c)))) : null,
+    el("div", { class: "muted", style: "margin-top:6px" }, t("phone.myk.parcels_left", { n: sv.parcels })));
+}
+
+/* One pending choice: ui.myk = {kind, ...intent fields}; the confirm button sends it. */
+function mykChoices(view, options, ctx, forSeat) {
+  const { el, t, send, ui, busy, rerender } = ctx;
+  const pick = ui.myk || null;
+  const choose = (p) => { ui.myk = p; rerender(); };
+  const sel = (match) => (pick && Object.entries(match).every(([k, v]) => k === "room" || k === "points" || pick[k] === v) ? " sel" : "");
+  const sec = el("section", { "data-section": "choices" },
+    el("h2", {}, forSeat ? t("phone.myk.act_for", { colour: t("myk.colour." + forSeat) }) : t("phone.myk.your_choice")));
+  const btn = (label, p, attrs) => el("button", Object.assign({ class: "wide" + sel(p), disabled: busy, onclick: () => choose(p) }, attrs || {}), label);
+  for (const o of options) {
+    const seat = o.seat;
+    if (o.kind === "myk.excavate") {
+      sec.append(el("div", { class: "myk-group" }, o.options.map(([action, patron]) => btn(
+        patron ? t("phone.myk.with_patron", { patron: mykPatron(t, patron), action: t("phone.myk.action." + action) }) : t("phone.myk.excavate." + action),
+        { kind: "myk.excavate", seat, action, patron }, { "data-choice": "excavate", "data-action": action, "data-patron": patron || "" }))));
+    } else if (o.kind === "myk.sir_brown") {
+      sec.append(el("div", { class: "myk-group" }, btn(t("phone.myk.sir_brown"), { kind: "myk.sir_brown", seat, room: null },
+        { "data-choice": "sir_brown" })));
+    } else if (o.kind === "myk.pass") {
+      sec.append(el("div", { class: "myk-group" }, btn(t("phone.myk.pass"), { kind: "myk.pass", seat }, { "data-choice": "pass" })));
+    } else if (o.kind === "myk.neutral") {
+      sec.append(el("p", { class: "muted" }, t("phone.myk.neutral_hint")),
+        el("div", { class: "row" }, o.actions.map((a) => btn(t("phone.myk.neutral." + a), { kind: "myk.neutral", seat, action: a },
+          { "data-choice": "neutral", "data-action": a }))));
+    } else if (o.kind === "myk.take_parcel") {
+      sec.append(el("div", { class: "myk-group" }, el("div", { class: "muted" }, t("phone.myk.take_parcel")),
+        el("div", { class: "myk-patrons" }, o.patrons.map((p) => el("button", {
+          class: "p-" + p + (pick && pick.kind === "myk.take_parcel" && pick.patron === p ? " sel" : ""), disabled: busy,
+          "data-choice": "parcel", "data-patron": p,
+          onclick: () => choose({ kind: "myk.take_parcel", seat, patron: p, points: null }) }, mykPatron(t, p))),
+        o.blank ? el("button", { class: sel({ kind: "myk.take_parcel", patron: null }).trim(), disabled: busy, "data-choice": "parcel", "data-patron": "blank",
+          onclick: () => choose({ kind: "myk.take_parcel", seat, patron: null, points: o.blank_points }) },
+          t("phone.myk.blank_card", { points: o.blank_points })) : null)));
+      if (pick && pick.kind === "myk.take_parcel" && pick.patron) {
+        sec.append(el("div", { class: "myk-group" }, el("div", { class: "muted" }, t("phone.myk.points_on", { patron: mykPatron(t, pick.patron) })),
+          el("div", { class: "row" }, o.points.map((n) => el("button", {
+            class: "dest" + (pick.points === n ? " sel" : ""), disabled: busy, "data-points": n,
+            onclick: () => choose(Object.assign({}, pick, { points: n })) }, String(n))))));
+      }
+    } else if (o.kind === "myk.museum") {
+      sec.append(el("div", { class: "myk-group" }, btn(t("phone.myk.museum"), { kind: "myk.museum", seat, room: null }, { "data-choice": "museum" })));
+    } else if (o.kind === "myk.decline") {
+      sec.append(el("div", { class: "myk-group" }, btn(t("phone.myk.decline"), { kind: "myk.decline", seat }, { "data-choice": "decline" })));
+    } else if (o.kind === "myk.neutral_pick") {
+      sec.append(el("p", { class: "muted" }, t("phone.myk.neutral_pick_hint")),
+        btn(t("phone.myk.neutral_pick"), { kind: "myk.neutral_pick", seat }, { "data-choice": "neutral_pick" }));
+    }
+  }
+  if (pick && "room" in pick) {
+    const o = options.find((x) => x.kind === pick.kind);
+    if (o) {
+      sec.append(el("p", { class: "muted" }, t("phone.myk.pick_room")),
+        mykMuseum(view, { rooms: o.rooms, chosen: pick.room, busy, onpick: (r) => choose(Object.assign({}, pick, { room: r })) }, ctx));
+    }
+  }
+  const ready = pick && !(("room" in pick && !pick.room) || ("points" in pick && pick.points === null));
+  if (pick) {
+    const label = mykSummary(pick, t);
+    sec.append(el("div", { class: "row", style: "margin-top:10px" },
+      ready ? el("button", { class: "primary", disabled: busy, "data-action": "confirm", onclick: () => send(pick) }, label) : null,
+      el("button", { onclick: () => choose(null), "data-action": "cancel" }, t("phone.cancel"))));
+  }
+  return sec;
+}
+
+function mykSummary(p, t) {
+  switch (p.kind) {
+    case "myk.excavate": return p.patron ? t("phone.myk.with_patron", { patron: mykPatron(t, p.patron), action: t("phone.myk.action." + p.action) })
+      : t("phone.myk.excavate." + p.action);
+    case "myk.sir_brown": return p.room ? t("phone.myk.confirm_sir_brown", { room: mykRoomName(t, p.room) }) : t("phone.myk.pick_room");
+    case "myk.museum": return p.room ? t("phone.myk.confirm_museum", { room: mykRoomName(t, p.room) }) : t("phone.myk.pick_room");
+    case "myk.take_parcel": return p.points === null ? t("phone.myk.pick_points")
+      : t("phone.myk.confirm_parcel", { patron: mykPatron(t, p.patron), points: p.points });
+    case "myk.neutral": return t("phone.myk.neutral." + p.action);
+    case "myk.pass": return t("phone.myk.confirm_pass");
+    case "myk.decline": return t("phone.myk.decline");
+    case "myk.neutral_pick": return t("phone.myk.neutral_pick");
+    case "myk.zone_counts": return t("phone.myk.confirm_counts");
+    default: return t("phone.confirm");
+  }
+}
+
+/* Table only: setup draws and zone counts (the intents only the table may send). */
+function mykTableTools(view, legal, ctx) {
+  const { el, t, send, ui, busy, rerender } = ctx;
+  const out = [];
+  const has = (k) => legal.find((o) => o.kind === k);
+  if (has("myk.draw_start_player") || has("myk.draw_patrons")) {
+    out.push(el("section", { "data-section": "setup" }, el("h2", {}, t("myk.phase.setup")),
+      has("myk.draw_start_player") ? el("button", { class: "wide", disabled: busy, "data-action": "draw_start_player",
+        onclick: () => send({ kind: "myk.draw_start_player" }) }, t("phone.myk.draw_start_player")) : null,
+      has("myk.draw_patrons") ? el("button", { class: "wide", disabled: busy, "data-action": "draw_patrons",
+        onclick: () => send({ kind: "myk.draw_patrons" }) }, t("phone.myk.draw_patrons")) : null));
+  }
+  const zc = has("myk.zone_counts");
+  if (zc) {
+    const key = "zone" + zc.zone + ":" + view.season;
+    if (!ui.counts || ui.counts.key !== key) {
+      ui.counts = { key, n: {} };
+      for (const [c, m] of Object.entries(zc.max)) ui.counts.n[c] = zc.last ? m : 0;
+    }
+    const n = ui.counts.n;
+    const rows = Object.entries(zc.max).map(([c, m]) => el("div", { class: "stepper", "data-count": c },
+      mykChip(el, t, c), stepper(el, n[c], 0, m, busy, (v) => { n[c] = v; rerender(); }),
+      el("span", { class: "muted" }, t("phone.myk.of_board", { n: m }))));
+    out.push(el("section", { "data-section": "counts" }, el("h2", {}, t("phone.myk.count_zone", { zone: zc.zone })), rows,
+      el("button", { class: "primary wide", style: "margin-top:10px", disabled: busy, "data-action": "counts",
+        onclick: () => send({ kind: "myk.zone_counts", counts: Object.entries(n).filter(([, v]) => v > 0) }) }, t("phone.myk.confirm_counts"))));
+  }
+  return out;
+}
+
+function mykPlayers(view, me, { el, t }) {
+  const track = {};
+  for (const [c, space] of view.pass_track) track[c] = space;
+  const rows = view.seats.map((s) => {
+    const p = view.players[s];
+    const cards = Object.values(p.cards).reduce((a, b) => a + b, 0) + p.blank;
+    return el("tr", { "data-player": s, class: s === me ? "me" : "" },
+      el("td", { class: "myk-who" }, mykChip(el, t, s), view.start_player === s ? el("span", { class: "myk-star" }, "★") : null),
+      el("td", {}, el("b", {}, String(p.score))),
+      el("td", {}, String(p.projection)),
+      el("td", {}, String(p.supply) + (p.neutral_supply !== undefined ? "+" + p.neutral_supply : "")),
+      el("td", {}, String(cards)),
+      el("td", {}, track[s] ? String(track[s]) : "–"));
+  });
+  return el("section", { "data-section": "players" }, el("h2", {}, t("phone.myk.players")),
+    el("table", {}, el("tr", {}, el("th", {}, ""), el("th", {}, t("phone.myk.score_short")), el("th", {}, t("phone.myk.proj_short")),
+      el("th", {}, t("phone.myk.supply_short")), el("th", {}, t("phone.myk.cards_short")), el("th", {}, t("phone.myk.pass_short"))), rows),
+    el("div", { class: "muted myk-legend" }, t("phone.myk.legend")),
+    el("div", { class: "row", style: "margin-top:8px" }, el("span", { class: "muted" }, t("phone.myk.general")),
+      Object.entries(view.general).map(([c, n]) => el("span", { "data-general": c }, mykChip(el, t, c), " " + n))),
+    view.neutral ? el("div", { class: "muted", style: "margin-top:4px" }, t("phone.myk.neutral_is", { colour: t("myk.colour." + view.neutral) })) : null,
+    view.pass_track.length ? el("div", { class: "row", style: "margin-top:8px", "data-section": "pass_track" },
+      el("span", { class: "muted" }, t("phone.myk.pass_track")),
+      view.pass_track.map(([c, space]) => el("span", {}, space + ".", mykChip(el, t, c)))) : null);
+}
+
+function mykCards(p, view, { el, t }) {
+  const rows = MYK_PATRONS.map((patron) => {
+    const held = p.cards[patron] || 0, ready = p.ready[patron] || 0;
+    const wing = view.wings.indexOf(patron) + 1;
+    return el("tr", { "data-card": patron, class: held ? "" : "muted" },
+      el("td", {}, el("span", { class: "myk-dot p-" + patron }), mykPatron(t, patron)),
+      el("td", { class: "muted" }, wing ? t("phone.myk.wing", { n: wing }) : ""),
+      el("td", {}, el("b", {}, "×" + held)),
+      el("td", { class: "muted" }, held ? (view.season >= 2 ? t("phone.myk.ready_n", { n: ready }) : t("phone.myk.from_season2")) : ""));
+  });
+  if (p.blank) rows.push(el("tr", { "data-card": "blank" }, el("td", {}, t("phone.myk.blank")), el("td", {}, ""), el("td", {}, el("b", {}, "×" + p.blank)), el("td", {}, "")));
+  return el("section", { "data-section": "cards" }, el("h2", {}, t("phone.myk.my_cards")), el("table", {}, rows));
+}
+
+function mykEnd(view, me, { el, t }) {
+  const r = view.result;
+  const won = r.winners.includes(me);
+  return el("section", { "data-end": "over" },
+    el("div", { class: "big" }, me ? t(won ? "phone.myk.you_win" : "phone.myk.game_over") : t("phone.myk.game_over")),
+    el("div", { class: "row", style: "margin-top:6px" }, el("span", {}, t("phone.myk.winners")), r.winners.map((c) => mykChip(el, t, c))),
+    el("table", { style: "margin-top:8px" }, el("tr", {}, el("th", {}, ""), el("th", {}, t("phone.myk.exhibition")), el("th", {}, t("phone.myk.total"))),
+      r.order.map((s) => el("tr", { "data-final": s }, el("td", {}, mykChip(el, t, s)), el("td", {}, String(r.exhibition[s])),
+        el("td", {}, el("b", {}, String(view.players[s].score)))))));
+}
+
+export const render = (state, ctx) => {
+  const { el, t } = ctx;
+  const view = state.view;
+  const me = view.me || null;
+  const legal = Array.isArray(state.legal) ? state.legal : [];
+  const out = el("div", { class: "myk" });
+  const p = me ? view.players[me] : null;
+  const stat = (n, label, attr) => el("div", Object.assign({ class: "stat" }, attr), el("b", {}, String(n)), el("small", {}, label));
+  out.append(el("section", {},
+    el("div", { class: "row" }, me ? mykChip(el, t, me) : null,
+      el("span", { class: "muted" }, view.season ? t("phone.myk.season", { season: view.season }) + " · " : "", t("myk.phase." + view.phase))),
+    p ? el("div", { class: "stats" },
+      stat(p.score, t("phone.myk.points"), { "data-score": p.score }),
+      stat(p.projection, t("phone.myk.projection"), { "data-projection": p.projection }),
+      stat(p.supply, t("phone.myk.your_supply"), { "data-supply": p.supply })) : null,
+    p ? el("div", { class: "muted myk-supply" }, t("phone.myk.general_mine", { n: view.general[me] }),
+      p.neutral_supply !== undefined ? " · " + t("phone.myk.neutral_supply", { n: p.neutral_supply }) : "") : null,
+    mykTurnLine(view, me, ctx)));
+  if (view.result) out.append(mykEnd(view, me, ctx));
+  if (ctx.ui.seq !== state.seq) { ctx.ui.myk = null; ctx.ui.seq = state.seq; }  // a choice is made against one state only
+  const seatOptions = legal.filter((o) => o.seat);
+  if (!me) out.append(...mykTableTools(view, legal, ctx));
+  if (seatOptions.length) out.append(mykChoices(view, seatOptions, ctx, me ? null : seatOptions[0].seat));
+  if (view.survey) out.append(mykSurvey(view, ctx));
+  if (p) out.append(mykCards(p, view, ctx));
+  if (!(ctx.ui.myk && "room" in ctx.ui.myk)) {
+    out.append(el("section", { "data-section": "museum" }, el("h2", {}, t("phone.myk.museum_title")), mykMuseum(view, null, ctx)));
+  }
+  out.append(mykPlayers(view, me, ctx));
+  return out;
+};

@@ -1,0 +1,185 @@
+/* Scotland Yard on the phone page: Mister X's secret screen and the detectives' screen. */
+
+const TICKETS = ["taxi", "bus", "underground", "black"];
+
+function chip(el, t, ticket) {
+  return el("span", { class: "chip t-" + ticket }, t("phone.sy.ticket." + ticket));
+}
+
+function syLog(view, secretRoute, { el, t }) {
+  const fields = [];
+  const byField = {};
+  for (const f of view.log) byField[f.field] = f;
+  const mine = {};
+  for (const f of secretRoute || []) mine[f.field] = f;
+  const reveals = new Set(view.reveal_fields);
+  for (let n = 1; n <= 24; n++) {
+    const f = byField[n];
+    const station = mine[n] ? mine[n].station : f && f.station;
+    fields.push(el("div", { class: reveals.has(n) ? "reveal" : "", "data-field": n },
+      el("div", { class: "muted" }, String(n)),
+      f ? chip(el, t, f.ticket) : "",
+      station ? el("div", {}, el("b", {}, String(station))) : ""));
+  }
+  return el("section", {}, el("h2", {}, t("phone.sy.log")), el("div", { class: "log" }, fields));
+}
+
+function syFigures(view, { el, t }) {
+  const rows = view.figures.map((f) => {
+    const seat = view.seats.find((s) => (s.figures || []).includes(f.figure) && !f.bobby);
+    const tk = seat ? seat.tickets : null;
+    return el("tr", { "data-figure": f.figure },
+      el("td", {}, el("b", {}, f.figure), f.bobby ? " " + t("phone.sy.bobby") : ""),
+      el("td", {}, f.station ? String(f.station) : "–"),
+      el("td", { class: "muted" }, tk ? `${tk.taxi}/${tk.bus}/${tk.underground}` : t("phone.sy.free_ride")),
+      el("td", {}, f.moved ? "✓" : ""));
+  });
+  return el("section", {}, el("h2", {}, t("phone.sy.figures")),
+    el("table", {}, el("tr", {}, el("th", {}, ""), el("th", {}, t("phone.sy.station")),
+      el("th", {}, t("phone.sy.tickets_short")), el("th", {}, "")), rows));
+}
+
+function syEnd(view, { el, t }) {
+  const e = view.end;
+  return el("section", { "data-end": e.reason },
+    el("div", { class: "big" }, t("phone.sy.winner." + (e.winner || "nobody"))),
+    el("p", {}, t("phone.sy.end." + e.reason, { figure: e.figure || "", station: e.station || "" })));
+}
+
+function destButtons(options, chosen, pick, { el, t }, busy) {
+  const groups = [];
+  for (const ticket of TICKETS.concat(["ferry"])) {
+    const dests = options[ticket];
+    if (!dests || !dests.length) continue;
+    groups.push(el("div", { style: "margin:8px 0" }, chip(el, t, ticket), " ",
+      el("div", { class: "row", style: "margin-top:6px" }, dests.map((d) => el("button", {
+        class: "dest" + (chosen && chosen.ticket === ticket && chosen.station === d ? " sel" : ""),
+        "data-ticket": ticket, "data-station": d, disabled: busy,
+        onclick: () => pick({ ticket, station: d }),
+      }, String(d))))));
+  }
+  return groups;
+}
+
+function syMrx(state, ctx) {
+  const { el, t, send, ui, busy, rerender } = ctx;
+  const view = state.view, secret = view.secret, legal = state.legal || { intents: [] };
+  const out = el("div", {});
+  out.append(el("section", {},
+    el("div", { class: "spread" },
+      el("div", {}, el("div", { class: "muted" }, t("phone.sy.you_are_at")),
+        el("div", { class: "big", "data-my-station": secret.station || "" }, secret.station ? String(secret.station) : "?")),
+      el("div", { style: "text-align:right" },
+        el("div", {}, t("phone.sy.round", { round: view.round, rounds: view.rounds })),
+        el("div", {}, chip(el, t, "black"), " ×" + view.mrx.black),
+        el("div", { style: "margin-top:4px" }, el("span", { class: "chip t-double" }, t("phone.sy.double")), " ×" + view.mrx.double))),
+    el("div", { class: "muted", style: "margin-top:6px" },
+      t("phone.sy.supply", view.supply))));
+  if (view.end) out.append(syEnd(view, ctx));
+  if (secret.next_is_reveal && !view.end) out.append(el("div", { class: "warn", "data-warning": "reveal" }, t("phone.sy.next_reveal")));
+  const intents = legal.intents || [];
+  if (intents.includes("sy.place_x")) {
+    out.append(el("section", {}, el("h2", {}, t("phone.sy.start")),
+      el("button", { class: "primary", disabled: busy, "data-action": "draw", onclick: () => send({ kind: "sy.draw_start" }) }, t("phone.sy.draw_x")),
+      el("p", { class: "muted" }, t("phone.sy.or_enter_card")),
+      el("div", { class: "row" }, (legal.x_cards || []).map((s) => el("button", {
+        class: "dest", disabled: busy, "data-place": s, onclick: () => send({ kind: "sy.place_x", station: s }) }, String(s))))));
+  }
+  if (intents.includes("sy.x_move")) {
+    const x = legal.x;
+    const sec = el("section", { "data-section": "move" }, el("h2", {}, t("phone.sy.your_move")));
+    if (intents.includes("sy.x_double")) {
+      sec.append(el("div", { class: "row", style: "margin-bottom:8px" },
+        el("button", { class: ui.double ? "" : "sel", "data-mode": "single", onclick: () => { ui.double = false; ui.pick = ui.first = null; rerender(); } }, t("phone.sy.single")),
+        el("button", { class: ui.double ? "sel" : "", "data-mode": "double", onclick: () => { ui.double = true; ui.pick = ui.first = null; rerender(); } }, t("phone.sy.double_move"))));
+    }
+    if (!ui.double) {
+      sec.append(...destButtons(x.single, ui.pick, (p) => { ui.pick = p; rerender(); }, ctx, busy));
+      if (ui.pick) {
+        sec.append(el("div", { class: "row", style: "margin-top:10px" },
+          el("button", { class: "primary", disabled: busy, "data-action": "confirm",
+            onclick: () => send({ kind: "sy.x_move", ticket: ui.pick.ticket, station: ui.pick.station }) },
+            t("phone.sy.go", { ticket: t("phone.sy.ticket." + ui.pick.ticket), station: ui.pick.station })),
+          el("button", { onclick: () => { ui.pick = null; rerender(); } }, t("phone.cancel"))));
+      }
+    } else if (!ui.first) {
+      sec.append(el("p", { class: "muted" }, t("phone.sy.first_step")));
+      const firsts = {};
+      for (const d of x.double) (firsts[d.ticket] = firsts[d.ticket] || []).push(d.station);
+      sec.append(...destButtons(firsts, null, (p) => { ui.first = p; ui.pick = null; rerender(); }, ctx, busy));
+    } else {
+      const entry = x.double.find((d) => d.ticket === ui.first.ticket && d.station === ui.first.station);
+      sec.append(el("p", {}, t("phone.sy.first_was", { ticket: t("phone.sy.ticket." + ui.first.ticket), station: ui.first.station }),
+        view.reveal_fields.includes(view.next_field) ? el("b", {}, " " + t("phone.sy.first_reveals")) : ""));
+      sec.append(el("p", { class: "muted" }, t("phone.sy.second_step")));
+      sec.append(...destButtons(entry ? entry.then : {}, ui.pick, (p) => { ui.pick = p; rerender(); }, ctx, busy));
+      const row = el("div", { class: "row", style: "margin-top:10px" });
+      if (ui.pick) {
+        row.append(el("button", { class: "primary", disabled: busy, "data-action": "confirm",
+          onclick: () => send({ kind: "sy.x_double", first: ui.first, second: ui.pick }) },
+          t("phone.sy.go_double", { s1: ui.first.station, s2: ui.pick.station })));
+      }
+      row.append(el("button", { onclick: () => { ui.first = ui.pick = null; rerender(); } }, t("phone.cancel")));
+      sec.append(row);
+    }
+    out.append(sec);
+  } else if (!view.end && view.phase !== "start") {
+    out.append(el("section", {}, el("p", { class: "muted" }, t("phone.sy.detectives_moving"))));
+  }
+  if (view.tracker && view.tracker.on) {
+    out.append(el("section", { "data-section": "tracker" }, el("h2", {}, t("phone.sy.detectives_know")),
+      el("p", {}, t("phone.sy.candidates", { n: view.tracker.candidates.length })),
+      el("div", { class: "muted" }, view.tracker.candidates.join(", "))));
+  }
+  out.append(syLog(view, secret.route, ctx));
+  out.append(syFigures(view, ctx));
+  return out;
+}
+
+function syDetective(state, ctx) {
+  const { el, t, send, ui, busy, rerender } = ctx;
+  const view = state.view, legal = state.legal || { intents: [] };
+  const out = el("div", {});
+  const shown = view.mrx.station;
+  out.append(el("section", {},
+    el("div", { class: "spread" },
+      el("div", {}, el("div", { class: "muted" }, t("phone.sy.mrx_last_seen")),
+        el("div", { class: "big", "data-mrx-shown": shown || "" }, shown ? String(shown) : "?")),
+      el("div", { style: "text-align:right" }, t("phone.sy.round", { round: view.round, rounds: view.rounds })))));
+  if (view.end) out.append(syEnd(view, ctx));
+  const intents = legal.intents || [];
+  if (intents.includes("sy.draw_start") && !state.view.figures.some((f) => f.station)) {
+    out.append(el("section", {}, el("button", { class: "primary", disabled: busy, "data-action": "draw",
+      onclick: () => send({ kind: "sy.draw_start" }) }, t("phone.sy.draw_start"))));
+  }
+  if (intents.includes("sy.move")) {
+    const sec = el("section", { "data-section": "move" }, el("h2", {}, t("phone.sy.detective_moves")));
+    const figs = Object.keys(legal.moves);
+    sec.append(el("div", { class: "row" }, figs.map((f) => el("button", {
+      class: ui.figure === f ? "sel" : "", "data-select": f, disabled: busy,
+      onclick: () => { ui.figure = f; ui.pick = null; rerender(); } }, f))));
+    if (ui.figure && legal.moves[ui.figure]) {
+      sec.append(...destButtons(legal.moves[ui.figure], ui.pick, (p) => { ui.pick = p; rerender(); }, ctx, busy));
+      if (ui.pick) {
+        sec.append(el("div", { class: "row", style: "margin-top:10px" },
+          el("button", { class: "primary", disabled: busy, "data-action": "confirm",
+            onclick: () => send({ kind: "sy.move", figure: ui.figure, ticket: ui.pick.ticket, station: ui.pick.station }) },
+            t("phone.sy.move_to", { figure: ui.figure, station: ui.pick.station })),
+          el("button", { onclick: () => { ui.pick = null; rerender(); } }, t("phone.cancel"))));
+      }
+    }
+    out.append(sec);
+  } else if (!view.end && view.turn === "mrx") {
+    out.append(el("section", {}, el("p", { class: "muted" }, t("phone.sy.mrx_moving"))));
+  }
+  if (view.tracker && view.tracker.on) {
+    out.append(el("section", { "data-section": "tracker" }, el("h2", {}, t("phone.sy.tracker")),
+      el("p", {}, t("phone.sy.candidates", { n: view.tracker.candidates.length })),
+      el("div", { class: "muted" }, view.tracker.candidates.join(", "))));
+  }
+  out.append(syLog(view, null, ctx));
+  out.append(syFigures(view, ctx));
+  return out;
+}
+
+export const render = (state, ctx) => (state.view.secret ? syMrx(state, ctx) : syDetective(state, ctx));

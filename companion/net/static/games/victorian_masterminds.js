@@ -1,0 +1,327 @@
+/* Victorian Masterminds on the phone page (one seat, or the table link). */
+import { stepper } from "../kit.js";
+
+/* A seat sees the public summary plus `me` (its own tally), `pile` (top agent; the whole pile with 5
+ * codex) and `placed` (its own agents in the stacks). The table link sees every public tally, the
+ * cities and the log, and may act where the table may (start, answers during a resolution). Options
+ * come only from `legal.actions`. */
+const VM_CITIES = ["london", "moscow", "washington", "paris", "rome"];
+const VM_AGENTS = ["number_two", "henchman", "saboteur", "gunner", "engineer"];
+const VM_COUNTERS = ["firepower", "codex", "scientists", "chaos_tokens", "bolts", "copper"];
+const VM_UNLOCKS = ["none", "lab_cell", "codex", "bonus_power"];
+
+function vmAgent(el, t, agent) {
+  return el("span", { class: "vm-agent a-" + (agent || "unknown"), "data-agent": agent || "" },
+    agent ? t("vm.agent." + agent) : t("phone.vm.unknown_agent"));
+}
+
+function vmSeatChip(el, t, view, seat) {
+  const players = view.players || (view.me ? [view.me] : []);
+  const p = players.find((x) => x.seat === seat);
+  const colour = p ? String(p.colour).toLowerCase().replace(/[^a-z]/g, "") : "";
+  const label = view.seat === seat ? t("phone.vm.you") : (p && p.machine_name ? `${seat} · ${p.machine_name}` : seat);
+  return el("span", { class: "chip vm-seat vm-" + colour, "data-seat": seat }, label);
+}
+
+function vmDetail(t, detail) {
+  return String(detail).split(":").map((w) => (VM_AGENTS.includes(w) ? t("vm.agent." + w)
+    : ["factory", "furnace", "university", "monument"].includes(w) ? t("vm.building." + w)
+      : t("phone.vm.word." + w) === "phone.vm.word." + w ? w : t("phone.vm.word." + w))).join(" – ");
+}
+
+function vmTurnLine(view, ctx) {
+  const { el, t } = ctx;
+  const me = view.seat;
+  const lines = [];
+  if (view.phase === "setup") return el("p", { class: "muted", "data-wait": "setup" }, t("phone.vm.wait_start"));
+  if (view.final_round.triggered && view.phase !== "ended") {
+    lines.push(el("div", { class: "warn", "data-final": view.final_round.turns_left === null ? "" : view.final_round.turns_left },
+      view.final_round.turns_left === null ? t("phone.vm.final_triggered") : t("phone.vm.final_left", { n: view.final_round.turns_left })));
+  }
+  if (view.phase === "turn" && view.active) {
+    const mine = view.active === me;
+    const key = mine ? (view.turn_phase === "after" ? "phone.vm.your_after" : "phone.vm.your_turn") : "phone.vm.is_playing";
+    lines.push(el("p", { class: mine ? "vm-yours" : "", "data-turn": view.active }, mine ? "" : vmSeatChip(el, t, view, view.active), " ",
+      t(key), view.extra_turn ? el("b", {}, " " + t("phone.vm.extra_turn_now")) : ""));
+  }
+  const res = view.resolution;
+  if (res && res.waiting) {
+    const w = res.waiting;
+    const mine = w.by.includes(me) || (!me && w.by.includes("table"));
+    lines.push(el("p", { class: mine ? "vm-yours" : "", "data-waiting": w.kind },
+      t("phone.vm.resolving", { city: t("vm.city." + res.city) }), " · ",
+      mine ? t("vm.waiting." + w.kind) : [vmSeatChip(el, t, view, w.seat), " ", t("phone.vm.waiting_for." + w.kind)]));
+  }
+  return lines;
+}
+
+/* One choice at a time: ui.vm = {kind, ...intent fields}; confirm sends it once complete. */
+function vmChoices(view, actions, ctx) {
+  const { el, t, send, ui, busy, rerender } = ctx;
+  let pick = ui.vm || null;
+  const choose = (p) => { ui.vm = p; rerender(); };
+  const is = (kind, extra) => !!pick && pick.kind === kind && Object.entries(extra || {}).every(([k, v]) => pick[k] === v);
+  const opt = (label, p, attrs, on) => el("button", Object.assign({}, attrs, {
+    class: ((attrs && attrs.class) || "") + (on ? " sel" : ""), disabled: busy, onclick: () => choose(p) }), label);
+  const forSeat = actions.map((a) => a.seat).find((x) => x);
+  const sec = el("section", { "data-section": "actions" }, el("h2", {}, view.seat ? t("phone.vm.your_actions")
+    : forSeat ? t("phone.vm.table_for", { seat: forSeat }) : t("phone.vm.table_actions")));
+  const mineIn = (c) => (view.placed || []).filter((x) => x.city === c);
+  const cityButtons = (cities, p) => el("div", { class: "vm-cities" }, cities.map((c) => opt([
+    el("b", {}, t("vm.city." + c)),
+    el("small", {}, t("phone.vm.height", { n: view.stacks[c] }),
+      mineIn(c).length ? " · " + t("phone.vm.yours_at", { pos: mineIn(c).map((x) => "#" + x.position).join(", ") }) : ""),
+  ], Object.assign({}, p, { city: c }), { class: "vm-city", "data-city": c }, pick && pick.city === c)));
+  for (const o of actions) {
+    const seat = o.seat;
+    if (o.kind === "vm.start") {
+      sec.append(opt(t("phone.vm.start"), { kind: "vm.start" }, { class: "wide", "data-choice": "start" }, is("vm.start")));
+    } else if (o.kind === "vm.place") {
+      const group = el("div", { class: "vm-group", "data-choice": "place" }, el("div", { class: "muted" }, t("phone.vm.which_agent")));
+      const agents = [];
+      if (o.from_pile && o.agents) for (const a of o.agents) agents.push({ agent: a, recycle: false });
+      if (o.from_pile && !o.agents && o.unidentified) agents.push({ agent: null, recycle: false });
+      for (const a of o.recycle) agents.push({ agent: a, recycle: true });
+      if (agents.length === 1 && !is("vm.place")) {  // only the top agent: already chosen, pick the city
+        pick = ui.vm = { kind: "vm.place", seat, city: null, agent: agents[0].agent, recycle: agents[0].recycle };
+      }
+      group.append(el("div", { class: "row" }, agents.map((a) => opt(
+        a.recycle ? [t("phone.vm.recycle"), " ", vmAgent(el, t, a.agent)] : (a.agent ? vmAgent(el, t, a.agent) : t("phone.vm.unidentified")),
+        { kind: "vm.place", seat, city: pick && pick.kind === "vm.place" ? pick.city : null, agent: a.agent, recycle: a.recycle },
+        { class: "vm-pick", "data-agent": a.agent || "", "data-recycle": a.recycle ? "1" : "" },
+        is("vm.place", { agent: a.agent, recycle: a.recycle })))));
+      if (is("vm.place")) group.append(el("div", { class: "muted", style: "margin-top:8px" }, t("phone.vm.which_city")), cityButtons(o.cities, pick));
+      sec.append(group);
+    } else if (o.kind === "vm.force_resolve") {
+      sec.append(el("div", { class: "vm-group", "data-choice": "force_resolve" }, el("p", { class: "muted" }, t("phone.vm.force_hint")),
+        cityButtons(o.cities, { kind: "vm.force_resolve", seat })));
+    } else if (o.kind === "vm.extra_turn") {
+      sec.append(opt(t("phone.vm.extra_turn"), { kind: "vm.extra_turn", seat }, { class: "wide", "data-choice": "extra_turn" }, is("vm.extra_turn")));
+    } else if (o.kind === "vm.capture") {
+      const on = is("vm.capture");
+      sec.append(opt(t("phone.vm.capture"), { kind: "vm.capture", seat, city: null, building: null }, { class: "wide", "data-choice": "capture" }, on));
+      if (on) sec.append(vmBuildings(o.buildings, pick, choose, ctx));
+    } else if (o.kind === "vm.end_turn") {
+      sec.append(opt(t("phone.vm.end_turn"), { kind: "vm.end_turn", seat }, { class: "wide", "data-choice": "end_turn" }, is("vm.end_turn")));
+    } else if (o.kind === "vm.reveal") {
+      sec.append(el("div", { class: "vm-group", "data-choice": "reveal" }, el("div", { class: "muted" }, t("vm.waiting.reveal")),
+        el("div", { class: "row" }, o.agents.map((a) => opt(vmAgent(el, t, a), { kind: "vm.reveal", agent: a },
+          { class: "vm-pick", "data-agent": a }, is("vm.reveal", { agent: a }))))));
+    } else if (o.kind === "vm.choose_building") {
+      const city = view.resolution ? view.resolution.city : "";
+      sec.append(el("div", { class: "vm-group", "data-choice": "choose_building" }, el("div", { class: "muted" }, t("vm.waiting.gunner")),
+        el("div", { class: "row" }, o.buildings.map((b) => opt(b ? t("vm.building." + b) : t("phone.vm.no_building"),
+          { kind: "vm.choose_building", building: b, city }, { "data-building": b || "none" }, is("vm.choose_building", { building: b }))))));
+    } else if (o.kind === "vm.henchman") {
+      sec.append(el("div", { class: "vm-group", "data-choice": "henchman" }, el("div", { class: "muted" }, t("vm.waiting.henchman")),
+        el("div", { class: "row" },
+          opt(t("phone.vm.met"), { kind: "vm.henchman", met: true, reward: o.reward_needed ? 0 : null }, { "data-met": "1" }, is("vm.henchman", { met: true })),
+          opt(t("phone.vm.not_met"), { kind: "vm.henchman", met: false, reward: null }, { "data-met": "0" }, is("vm.henchman", { met: false }))),
+        is("vm.henchman", { met: true }) && o.reward_needed ? el("div", { class: "row", style: "margin-top:8px" },
+          el("span", { class: "muted" }, t("phone.vm.reward")), [2, 3, 4].map((n) => opt(String(n), Object.assign({}, pick, { reward: n }),
+            { class: "dest", "data-reward": n }, pick.reward === n))) : null));
+    } else if (o.kind === "vm.engineer_done") {
+      sec.append(el("div", { class: "vm-group", "data-choice": "engineer" }, el("div", { class: "muted" }, t("vm.waiting.engineer")),
+        vmAdjusters(view, actions, ctx),
+        opt(t("phone.vm.engineer_done"), { kind: "vm.engineer_done" }, { class: "wide", "data-choice": "engineer_done" }, is("vm.engineer_done"))));
+    }
+  }
+  if (pick) {
+    const ready = ["vm.place", "vm.force_resolve"].includes(pick.kind) ? !!pick.city
+      : pick.kind === "vm.capture" ? !!pick.building : pick.kind === "vm.henchman" ? pick.reward !== 0 : true;
+    sec.append(el("div", { class: "row", style: "margin-top:10px" },
+      ready ? el("button", { class: "primary", disabled: busy, "data-action": "confirm", onclick: () => {
+        const intent = Object.assign({}, pick);
+        if (intent.kind === "vm.choose_building") delete intent.city;
+        send(intent);
+      } }, vmSummary(pick, t)) : null,
+      el("button", { "data-action": "cancel", onclick: () => choose(null) }, t("phone.cancel"))));
+  }
+  return sec;
+}
+
+function vmBuildings(pairs, pick, choose, { el, t, busy }) {
+  const byCity = {};
+  for (const [c, b] of pairs) (byCity[c] = byCity[c] || []).push(b);
+  return el("div", { class: "vm-group" }, Object.entries(byCity).map(([c, bs]) => el("div", { class: "vm-bcity" },
+    el("b", {}, t("vm.city." + c)), el("div", { class: "row" }, bs.map((b) => el("button", {
+      class: "vm-b" + (pick.city === c && pick.building === b ? " sel" : ""), disabled: busy, "data-city": c, "data-building": b,
+      onclick: () => choose(Object.assign({}, pick, { city: c, building: b })) }, t("vm.building." + b)))))));
+}
+
+function vmSummary(p, t) {
+  const city = p.city ? t("vm.city." + p.city) : "";
+  switch (p.kind) {
+    case "vm.start": return t("phone.vm.start");
+    case "vm.place":
+      if (!p.city) return t("phone.vm.which_city");
+      return p.recycle ? t("phone.vm.confirm_recycle", { agent: t("vm.agent." + p.agent), city })
+        : p.agent ? t("phone.vm.confirm_place", { agent: t("vm.agent." + p.agent), city }) : t("phone.vm.confirm_unnamed", { city });
+    case "vm.force_resolve": return p.city ? t("phone.vm.confirm_force", { city }) : t("phone.vm.which_city");
+    case "vm.extra_turn": return t("phone.vm.extra_turn");
+    case "vm.end_turn": return t("phone.vm.end_turn");
+    case "vm.capture": return p.building ? t("phone.vm.confirm_capture", { building: t("vm.building." + p.building), city }) : t("phone.vm.which_building");
+    case "vm.reveal": return t("phone.vm.confirm_reveal", { agent: t("vm.agent." + p.agent) });
+    case "vm.choose_building": return p.building ? t("phone.vm.confirm_building", { building: t("vm.building." + p.building), city })
+      : t("phone.vm.no_building");
+    case "vm.henchman": return p.met ? (p.reward === 0 ? t("phone.vm.reward") : t("phone.vm.met")) : t("phone.vm.not_met");
+    case "vm.engineer_done": return t("phone.vm.engineer_done");
+    default: return t("phone.confirm");
+  }
+}
+
+/* While its Engineer waits, the owner adjusts its own counters (one tap = one confirmed correction). */
+function vmAdjusters(view, actions, { el, t, send, busy }) {
+  const adj = actions.find((a) => a.kind === "vm.adjust" && a.seat);
+  if (!adj || !view.me) return null;
+  return el("div", { "data-section": "adjust" }, adj.counters.filter((c) => VM_COUNTERS.includes(c)).map((c) =>
+    el("div", { class: "stepper", "data-counter": c }, el("span", {}, t("phone.vm.counter." + c)),
+      stepper(el, view.me[c], -Infinity, Infinity, busy, (v) => send({ kind: "vm.adjust", counter: c, delta: v - view.me[c], seat: adj.seat, value: null })))));
+}
+
+/* Recording a built machine segment: chaos points, what it unlocks, the parts it used. */
+function vmSegment(view, action, ctx) {
+  const { el, t, send, ui, busy, rerender } = ctx;
+  const seat = action.seats[0];
+  const me = view.me;
+  if (!ui.seg) {
+    return el("section", { "data-section": "segment" }, el("button", { class: "wide", disabled: busy, "data-action": "segment",
+      onclick: () => { ui.seg = { chaos: 0, unlock: "none", bolts: 0, copper: 0 }; rerender(); } }, t("phone.vm.record_segment")));
+  }
+  const g = ui.seg;
+  const set = (k) => (v) => { g[k] = v; rerender(); };
+  return el("section", { "data-section": "segment" }, el("h2", {}, t("phone.vm.segment_title")),
+    el("div", { class: "stepper", "data-field": "chaos" }, el("span", {}, t("phone.vm.seg_chaos")), stepper(el, g.chaos, 0, 20, busy, set("chaos"))),
+    el("div", { class: "stepper", "data-field": "bolts" }, el("span", {}, t("phone.vm.counter.bolts")), stepper(el, g.bolts, 0, me.bolts, busy, set("bolts"))),
+    el("div", { class: "stepper", "data-field": "copper" }, el("span", {}, t("phone.vm.counter.copper")), stepper(el, g.copper, 0, me.copper, busy, set("copper"))),
+    el("div", { class: "muted", style: "margin:6px 0" }, t("phone.vm.seg_unlock")),
+    el("div", { class: "row" }, VM_UNLOCKS.map((u) => el("button", { class: g.unlock === u ? "sel" : "", disabled: busy, "data-unlock": u,
+      onclick: () => set("unlock")(u) }, t("phone.vm.unlock." + u)))),
+    el("div", { class: "row", style: "margin-top:10px" },
+      el("button", { class: "primary", disabled: busy, "data-action": "confirm-segment", onclick: () => {
+        send({ kind: "vm.record_segment", seat, chaos: g.chaos, unlock: g.unlock, bolts: g.bolts, copper: g.copper, label: "" });
+      } }, t("phone.vm.confirm_segment", { chaos: g.chaos })),
+      el("button", { onclick: () => { ui.seg = null; rerender(); } }, t("phone.cancel"))));
+}
+
+function vmPile(view, { el, t }) {
+  const pile = view.pile, me = view.me;
+  const sec = el("section", { "data-section": "pile" }, el("h2", {}, t("phone.vm.pile", { n: pile.size })));
+  if (pile.agents && pile.agents.length) {
+    sec.append(el("div", { class: "muted" }, t("phone.vm.whole_pile")),
+      el("ol", { class: "vm-pilelist", "data-pile": pile.agents.join(",") }, pile.agents.map((a) => el("li", {}, vmAgent(el, t, a)))));
+  } else if (pile.top) {
+    sec.append(el("div", { class: "spread" }, el("span", { class: "muted" }, t("phone.vm.top")),
+      el("span", { class: "vm-top", "data-top": pile.top }, vmAgent(el, t, pile.top))));
+  } else if (pile.size) {
+    sec.append(el("p", { class: "muted", "data-top": "" }, t("phone.vm.not_exact")));
+  } else {
+    sec.append(el("p", { class: "muted", "data-top": "" }, t("phone.vm.pile_empty")));
+  }
+  sec.append(el("div", { class: "row", style: "margin-top:8px", "data-discard": me.discard.join(",") },
+    el("span", { class: "muted" }, t("phone.vm.discard")), me.discard.length ? me.discard.map((a) => vmAgent(el, t, a)) : "–"));
+  return sec;
+}
+
+function vmStacks(view, { el, t }) {
+  const rows = VM_CITIES.map((c) => {
+    const mine = (view.placed || []).filter((x) => x.city === c).sort((a, b) => a.position - b.position);
+    const city = view.cities ? view.cities[c] : null;
+    return el("tr", { "data-stack": c },
+      el("td", {}, el("b", {}, t("vm.city." + c))),
+      el("td", { class: "vm-dots", "data-height": view.stacks[c] }, "●".repeat(view.stacks[c]) || "–"),
+      view.seat ? el("td", {}, mine.map((x) => el("div", { "data-mine": x.position }, "#" + x.position + " ", vmAgent(el, t, x.agent))))
+        : el("td", { class: "muted vm-small" }, city.standing.map((b) => t("phone.vm.bshort." + b)).join(" "),
+          city.mission ? el("div", {}, t("phone.vm.mission", { reward: city.mission.reward === null ? "?" : city.mission.reward })) : null));
+  });
+  return el("section", { "data-section": "stacks" }, el("h2", {}, t("phone.vm.stacks")),
+    el("table", {}, el("tr", {}, el("th", {}, ""), el("th", {}, t("phone.vm.height_short")),
+      el("th", {}, view.seat ? t("phone.vm.my_agents") : t("phone.vm.standing"))), rows),
+    el("div", { class: "muted vm-small", style: "margin-top:4px" }, view.seat ? t("phone.vm.position_hint") : t("phone.vm.bshort_legend")));
+}
+
+function vmResolution(view, { el, t }) {
+  const r = view.resolution;
+  if (!r) return null;
+  return el("section", { "data-section": "resolution" },
+    el("h2", {}, t("phone.vm.resolution", { city: t("vm.city." + r.city) }), " · ", t("phone.vm.reason." + r.reason)),
+    el("ol", { class: "vm-res" }, r.agents.map((a, i) => el("li", { class: (a.done ? "done" : "") + (i === r.index ? " now" : ""),
+      "data-index": i }, vmSeatChip(el, t, view, a.seat), " ", vmAgent(el, t, a.agent),
+      a.cancelled ? el("span", { class: "muted" }, " " + t("phone.vm.sabotaged")) : null, a.done ? " ✓" : ""))));
+}
+
+function vmTally(p, { el, t }, big) {
+  const stat = (k, n, sub) => el("div", { class: "vm-stat", "data-tally": k }, el("b", {}, String(n)), el("small", {}, t("phone.vm.counter." + k)),
+    sub ? el("small", { class: "muted" }, sub) : null);
+  const chaos = p.segments.reduce((a, g) => a + g.chaos, 0);
+  const grid = el("div", { class: "vm-stats" },
+    stat("firepower", p.firepower),
+    stat("scientists", p.scientists, t("phone.vm.of_cells", { n: p.lab_cells })),
+    stat("codex", p.codex, p.codex_value === 2 ? t("phone.vm.worth2") : (p.codex_power ? t("phone.vm.sees_pile") : null)),
+    stat("segments", p.segments.length, t("phone.vm.chaos_n", { n: chaos })),
+    stat("buildings", p.buildings.length),
+    stat("missions", p.missions.length),
+    stat("chaos_tokens", p.chaos_tokens),
+    stat("bolts", p.bolts),
+    stat("copper", p.copper));
+  const sc = p.score;
+  return [grid, big ? el("div", { class: "muted vm-small", style: "margin-top:6px", "data-score-parts": "" },
+    t("phone.vm.score_parts", sc)) : null,
+  big && p.buildings.length ? el("div", { class: "muted vm-small" }, p.buildings.map(([c, b]) => t("vm.building." + b) + " (" + t("vm.city." + c) + ")").join(", ")) : null];
+}
+
+function vmPlayers(view, ctx) {
+  const { el, t } = ctx;
+  return el("section", { "data-section": "players" }, el("h2", {}, t("phone.vm.players")),
+    view.players.map((p) => el("div", { class: "vm-player" + (p.seat === view.active ? " active" : ""), "data-player": p.seat },
+      el("div", { class: "spread" }, vmSeatChip(el, t, view, p.seat),
+        el("span", {}, el("b", { class: "vm-total" }, String(p.score.total)), " ", t("phone.vm.points"))),
+      el("div", { class: "vm-line" }, t("phone.vm.line", { fire: p.firepower, sci: p.scientists, codex: p.codex, bld: p.buildings.length,
+        mis: p.missions.length, seg: p.segments.length, tok: p.chaos_tokens, pile: p.pile_size })))));
+}
+
+function vmLog(view, { el, t }) {
+  if (!view.log || !view.log.length) return null;
+  return el("section", { "data-section": "log" }, el("h2", {}, t("phone.vm.log")),
+    view.log.slice().reverse().map((l) => el("div", { class: "vm-log" }, t(l.what, {
+      seat: l.seat || "", city: l.city ? t("vm.city." + l.city) : "", detail: vmDetail(t, l.detail) }))));
+}
+
+function vmEnd(view, { el, t }) {
+  const r = view.result;
+  const me = view.seat;
+  return el("section", { "data-end": "ended" },
+    el("div", { class: "big" }, me ? (r.winners.includes(me) ? t("phone.vm.you_win") : t("phone.vm.your_place", { n: r.places[me] })) : t("phone.vm.game_over")),
+    el("div", { class: "row", style: "margin-top:6px" }, t("phone.vm.winners"), r.winners.map((s) => vmSeatChip(el, t, view, s))));
+}
+
+export const render = (state, ctx) => {
+  const { el, t, ui } = ctx;
+  const view = state.view;
+  const actions = (state.legal && state.legal.actions) || [];
+  const out = el("div", { class: "vm" });
+  const me = view.me;
+  const big = (k, n, label) => el("div", { class: "stat", [`data-${k}`]: n }, el("b", {}, String(n)), el("small", {}, label));
+  out.append(el("section", {},
+    me ? el("div", { class: "row" }, el("span", { class: "chip vm-seat vm-" + String(me.colour).toLowerCase().replace(/[^a-z]/g, "") },
+      me.colour), el("span", { class: "muted" },
+      t("phone.vm.machine", { n: me.machine, name: me.machine_name || "" }))) : null,
+    el("div", { class: "stats" },
+      big("level", view.level, t("phone.vm.level")),
+      me ? big("firepower", me.firepower, t("phone.vm.counter.firepower")) : big("supply", view.scientist_supply, t("phone.vm.box_scientists")),
+      me ? big("total", me.score.total, t("phone.vm.points")) : big("deck", view.mission_deck, t("phone.vm.mission_deck"))),
+    vmTurnLine(view, ctx)));
+  if (view.result) out.append(vmEnd(view, ctx));
+  const flow = actions.filter((a) => !["vm.adjust", "vm.record_segment", "vm.remove_segment", "vm.set_mission"].includes(a.kind));
+  if (ui.seq !== state.seq) { ui.vm = null; ui.seq = state.seq; }  // a choice is made against one state only
+  if (flow.length) out.append(vmChoices(view, flow.concat(actions.filter((a) => a.kind === "vm.adjust")), ctx));
+  if (view.resolution) out.append(vmResolution(view, ctx));
+  if (me) out.append(vmPile(view, ctx));
+  out.append(vmStacks(view, ctx));
+  if (me) out.append(el("section", { "data-section": "tally" }, el("h2", {}, t("phone.vm.my_tally")), vmTally(me, ctx, true)));
+  if (view.players) out.append(vmPlayers(view, ctx));
+  const seg = me && actions.find((a) => a.kind === "vm.record_segment");
+  if (seg && !view.result) out.append(vmSegment(view, seg, ctx));
+  if (view.log) out.append(vmLog(view, ctx));
+  return out;
+};

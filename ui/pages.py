@@ -12,6 +12,7 @@ from kivy.metrics import dp
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.widget import Widget
 
+from companion.app.i18n import LANGUAGES, language_name
 from companion.app.store import GameHeader
 from companion.core.jsonvalue import JSON
 from ui import theme
@@ -300,7 +301,9 @@ class SettingsScreen(Page):
         box.add_widget(
             self.setting(
                 self.t("ui.settings.language"),
-                Choice([("en", "English"), ("de", "Deutsch")], self.ctl.lang, language, tid="settings.lang"),
+                Choice(
+                    [(lang, language_name(lang)) for lang in LANGUAGES], self.ctl.lang, language, tid="settings.lang"
+                ),
             )
         )
         box.add_widget(self.section(self.t("ui.game.scotland_yard")))

@@ -75,5 +75,10 @@ def text(code: str, params: Mapping[str, JSON] | None = None, lang: str = "en", 
     return code
 
 
+def language_name(lang: str) -> str:
+    """A language's own name for a language picker ("Deutsch", "Français"), from its catalogue."""
+    return read_catalogue("companion.app", lang).get("language.name", lang)
+
+
 def error_text(error: CompanionError, lang: str = "en", extra: tuple[str, ...] = ()) -> str:
     return text(error.code, error.params, lang, extra)

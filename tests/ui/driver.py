@@ -68,7 +68,12 @@ class AppProcess:
     """One run of the app; ``kill()`` is a SIGKILL (a power cut), ``start()`` a new boot."""
 
     def __init__(
-        self, display: str, home: Path, extra_env: dict[str, str] | None = None, extra_config: str = ""
+        self,
+        display: str,
+        home: Path,
+        extra_env: dict[str, str] | None = None,
+        extra_config: str = "",
+        language: str = "en",
     ) -> None:
         self.display = display
         self.home = home
@@ -83,7 +88,7 @@ class AppProcess:
         self.port = free_port()  # fixed across restarts, like 8080 on a Pi, so phone links stay valid
         config.write_text(
             f'[server]\nhost = "127.0.0.1"\nport = {self.port}\npublic_address = "127.0.0.1"\n'
-            f'[table]\nlanguage = "en"\ndata_dir = "{self.data}"\n' + extra_config
+            f'[table]\nlanguage = "{language}"\ndata_dir = "{self.data}"\n' + extra_config
         )
         self.config = config
 

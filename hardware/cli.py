@@ -145,9 +145,9 @@ def cmd_doctor(args: argparse.Namespace, config: Any) -> int:
 
 
 def _print_report(hw: Hardware, tags: TagTable | None, s: Settings, as_json: bool) -> None:
-    from hardware.diagnostics import format_report
+    from hardware.diagnostics import format_report, report
 
-    data = hw.diagnostics(tags=tags, config_path=s.config_path)
+    data = report(hw, tags=tags, config_path=s.config_path)
     print(json.dumps(data, indent=1) if as_json else format_report(data))
 
 

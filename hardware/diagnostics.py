@@ -7,16 +7,22 @@ can show it and a phone can receive it without knowing any hardware class.
 from __future__ import annotations
 
 import datetime
+import os
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from hardware.frames import card_number
-from hardware.system import environment_summary
 
 if TYPE_CHECKING:
     from hardware.enrollment import TagTable
     from hardware.readers import ReaderInfo
     from hardware.system import Hardware
+
+
+def environment_summary() -> dict[str, str]:
+    """The environment variables that change which GPIO code runs."""
+    keys = ("GPIOZERO_PIN_FACTORY", "GPIOZERO_MOCK_REVISION", "LG_WD")
+    return {k: os.environ[k] for k in keys if k in os.environ}
 
 
 def _when(timestamp: float | None) -> str | None:

@@ -13,7 +13,6 @@ Which twin runs is configuration, never code:
 from __future__ import annotations
 
 import logging
-import os
 import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -160,11 +159,6 @@ class Hardware:
         except KeyError:
             raise KeyError(f"reader {reader!r} is not simulated") from None
 
-    def diagnostics(self, **kwargs: Any) -> dict[str, Any]:
-        from hardware.diagnostics import report
-
-        return report(self, **kwargs)
-
     def close(self) -> None:
         if self._closed:
             return
@@ -255,9 +249,3 @@ def build(
     if start:
         hardware.start()
     return hardware
-
-
-def environment_summary() -> dict[str, str]:
-    """The environment variables that change which GPIO code runs."""
-    keys = ("GPIOZERO_PIN_FACTORY", "GPIOZERO_MOCK_REVISION", "LG_WD")
-    return {k: os.environ[k] for k in keys if k in os.environ}

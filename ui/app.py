@@ -20,21 +20,14 @@ import contextlib
 import logging
 import os
 import signal
-from pathlib import Path
 from typing import Any
 
 from companion.app.config import Config
 from companion.core.errors import CompanionError
+from hardware.system import on_raspberry_pi
 
 log = logging.getLogger(__name__)
 WIDTH, HEIGHT = 800, 480
-
-
-def on_raspberry_pi(model_file: Path = Path("/proc/device-tree/model")) -> bool:
-    try:
-        return "Raspberry Pi" in model_file.read_text("utf-8", errors="replace")
-    except OSError:
-        return False
 
 
 def fullscreen_wanted() -> bool:
@@ -68,7 +61,7 @@ def prepare_kivy(fullscreen: bool) -> None:
         KivyConfig.set("input", "mouse", "mouse,multitouch_on_demand")
 
 
-async def run(config: Config) -> int:
+async def run(config: Config, fullscreen: bool = False) -> int:
     from companion.app.seats import SeatLinks
     from companion.app.store import Store
     from companion.app.table import Table
@@ -106,9 +99,14 @@ async def run(config: Config) -> int:
         ctl.hardware_problem = ctl.error(exc) if isinstance(exc, CompanionError) else f"{type(exc).__name__}: {exc}"
     ctl.inputs = inputs
 
-    from ui.shell import CompanionApp  # imports Kivy: after prepare_kivy()
+    # These import Kivy: after prepare_kivy().
+    from ui.gamescreen import EndScreen, GameScreen
+    from ui.pages import DiagnosticsScreen, NewGameScreen, SavedScreen, SettingsScreen, StartScreen
+    from ui.seatscreen import SeatsScreen
+    from ui.shell import CompanionApp
 
-    app = CompanionApp(ctl)
+    screens = (StartScreen, NewGameScreen, SavedScreen, SettingsScreen, DiagnosticsScreen, SeatsScreen)
+    app = CompanionApp(ctl, (*screens, GameScreen, EndScreen), fullscreen=fullscreen, on_pi=on_raspberry_pi())
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         with contextlib.suppress(NotImplementedError, RuntimeError):
@@ -136,5 +134,6 @@ async def run(config: Config) -> int:
 
 def main(config: Config) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
-    prepare_kivy(fullscreen_wanted())
-    return asyncio.run(run(config))
+    fullscreen = fullscreen_wanted()
+    prepare_kivy(fullscreen)
+    return asyncio.run(run(config, fullscreen))

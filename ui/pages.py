@@ -382,7 +382,6 @@ class DiagnosticsScreen(Page):
     def build(self) -> Widget:
         import kivy
 
-        from ui.app import fullscreen_wanted, on_raspberry_pi
         from ui.hardware_panel import hardware_panel
 
         ctl = self.ctl
@@ -396,7 +395,7 @@ class DiagnosticsScreen(Page):
             (
                 self.t("ui.diag.screen"),
                 f"{Window.width}×{Window.height}"
-                f" · {'fullscreen' if fullscreen_wanted() else 'window'} · Pi: {on_raspberry_pi()}",
+                f" · {'fullscreen' if self.app.fullscreen else 'window'} · Pi: {self.app.on_pi}",
             ),
             (
                 self.t("ui.diag.versions"),

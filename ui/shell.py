@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, TypeVar
 
 from kivy.app import App
 from kivy.core.window import Window
 from kivy.uix.floatlayout import FloatLayout
-from kivy.uix.screenmanager import NoTransition, ScreenManager
+from kivy.uix.screenmanager import NoTransition, Screen, ScreenManager
 
 from companion.core.audience import TABLE
 from companion.core.errors import CompanionError
@@ -32,11 +32,26 @@ RESUMABLE = ("start", "game", "seats", "end")
 
 
 class CompanionApp(App):
+    """``screens``: every screen's class (each is made with this app); the entry point
+    (``ui/app.py``) chooses them, so this module imports no screen. ``fullscreen`` and ``on_pi``
+    are what the entry point found out about the display, for the diagnostics screen."""
+
     title = "Companion"
 
-    def __init__(self, ctl: Controller, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        ctl: Controller,
+        screens: Sequence[Callable[[CompanionApp], Screen]],
+        *,
+        fullscreen: bool = False,
+        on_pi: bool = False,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(**kwargs)
         self.ctl = ctl
+        self.screen_classes = tuple(screens)
+        self.fullscreen = fullscreen
+        self.on_pi = on_pi
         self.message: JSONObject = {"type": "no_game"}
         self._tasks: set[asyncio.Task[Any]] = set()
         self._subscription: Any = None
@@ -47,25 +62,12 @@ class CompanionApp(App):
 
     # -- building ------------------------------------------------------------------------------
     def build(self) -> FloatLayout:
-        from ui.gamescreen import EndScreen, GameScreen
-        from ui.pages import DiagnosticsScreen, NewGameScreen, SavedScreen, SettingsScreen, StartScreen
-        from ui.seatscreen import SeatsScreen
-
         Window.clearcolor = theme.BACKGROUND
         root = FloatLayout()
         self.screens = ScreenManager(transition=NoTransition())
         self.pages: dict[str, Any] = {}
-        for cls in (
-            StartScreen,
-            NewGameScreen,
-            SavedScreen,
-            SettingsScreen,
-            DiagnosticsScreen,
-            SeatsScreen,
-            GameScreen,
-            EndScreen,
-        ):
-            page = cls(self)
+        for cls in self.screen_classes:
+            page: Any = cls(self)
             self.pages[page.name] = page
             self.screens.add_widget(page)
         root.add_widget(self.screens)

@@ -59,6 +59,7 @@ from companion.core.errors import CompanionError
 from companion.core.events import Intent
 from companion.core.jsonvalue import JSONObject
 from hardware.config import HardwareConfig, parse_hardware
+from hardware.diagnostics import report
 from hardware.enrollment import EnrollmentSession, TagTable
 from hardware.events import (
     ButtonHeld,
@@ -534,7 +535,7 @@ class HardwareInputs:
 
     def diagnostics(self, phones: Sequence[str] | None = None) -> dict[str, Any]:
         """The diagnostics report (see ``hardware.diagnostics.report``) plus the router's status."""
-        data = self.hardware.diagnostics(tags=self.router.tags, config_path=self.config_path, phones=phones)
+        data = report(self.hardware, tags=self.router.tags, config_path=self.config_path, phones=phones)
         data["inputs"] = self.router.status()
         return data
 

@@ -595,14 +595,14 @@ def test_readers_and_places_are_bound_to_seats_in_the_configuration() -> None:
 
 
 def test_diagnostics_report_the_phones_connected_when_given() -> None:
-    from hardware.diagnostics import format_report
+    from hardware.diagnostics import format_report, report
 
     with build({}, lambda event: None, mode="simulated") as hw:
-        unknown = hw.diagnostics()
+        unknown = report(hw)
         assert unknown["phones"] is None and "not known here" in format_report(unknown)
-        known = hw.diagnostics(phones=connected_seats({(3, "mrx"), (3, "d1"), (2, "d2")}, 3))
+        known = report(hw, phones=connected_seats({(3, "mrx"), (3, "d1"), (2, "d2")}, 3))
         assert known["phones"] == ["d1", "mrx"] and "phones:        d1, mrx" in format_report(known)
-        assert "none connected" in format_report(hw.diagnostics(phones=[]))
+        assert "none connected" in format_report(report(hw, phones=[]))
 
 
 def _notice_codes() -> set[str]:

@@ -14,6 +14,7 @@ from hwkit import PtyDevice, Recorder, wait_until
 from companion.core.errors import CompanionError
 from hardware import system
 from hardware.config import ALL_KEYS, HardwareConfigError, parse_hardware
+from hardware.diagnostics import report
 from hardware.events import ButtonPressed, ReaderStatus, TagGone, TagSeen
 from hardware.frames import rdm6300_frame
 from hardware.system import build, on_raspberry_pi
@@ -60,10 +61,10 @@ def test_the_example_builds_with_simulated_twins() -> None:
         rec.wait_event(TagSeen("p1", "04A1B2C3"))
         hw.simulator("p1").remove()
         rec.wait_event(TagGone("p1", "04A1B2C3"))
-        report = hw.diagnostics()
-        assert report["pin_factory"] == "MockFactory"
-        assert [b["pressed"] for b in report["buttons"]][:2] == [True, False]
-        assert {r["name"]: r["last_uid"] for r in report["readers"]} == {"table": "67003B51C6", "p1": "04A1B2C3"}
+        data = report(hw)
+        assert data["pin_factory"] == "MockFactory"
+        assert [b["pressed"] for b in data["buttons"]][:2] == [True, False]
+        assert {r["name"]: r["last_uid"] for r in data["readers"]} == {"table": "67003B51C6", "p1": "04A1B2C3"}
 
 
 def test_an_empty_section_is_valid_and_builds_nothing() -> None:
@@ -72,7 +73,7 @@ def test_an_empty_section_is_valid_and_builds_nothing() -> None:
         hw.indicators.show_turn("p1")  # nothing fitted: does nothing
         hw.indicators.show_track("secret_service", 3)
         hw.indicators.signal("reveal")
-        assert hw.diagnostics()["pin_factory"].startswith("none")
+        assert report(hw)["pin_factory"].startswith("none")
 
 
 @pytest.mark.parametrize(

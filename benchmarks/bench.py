@@ -81,14 +81,14 @@ def bench_table(path: Path, n: int) -> list[float]:
     async def run() -> list[float]:
         table = Table(Store(path))
         await table.start()
-        await table.new_game("toy", {"seats": ["a"], "target": 10**9}, "bench")
+        gid = await table.new_game("toy", {"seats": ["a"], "target": 10**9}, "bench")
         table.subscribe(TABLE, lambda _m: None)
         table.subscribe(Audience.of_seat("a"), lambda _m: None)
-        await table.submit(Draw(), TABLE, 0)
+        await table.submit(Draw(), TABLE, 0, game_id=gid)
         out = []
         for _ in range(n):
             t0 = time.perf_counter()
-            await table.submit(Add("a", 1), Audience.of_seat("a"), table.seq)
+            await table.submit(Add("a", 1), Audience.of_seat("a"), table.seq, game_id=gid)
             out.append(time.perf_counter() - t0)
         await table.stop()
         table.store.close()

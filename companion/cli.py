@@ -27,7 +27,7 @@ from companion.app.config import Config, load_config
 from companion.app.i18n import LANGUAGES, error_text
 from companion.app.savedgame import build_game, export_game, import_game, load_game, parse_export
 from companion.app.store import Store
-from companion.app.table import Table
+from companion.app.table import NoGame, Table
 from companion.core.audience import Audience
 from companion.core.errors import CompanionError, MalformedInput
 from companion.core.events import Undo
@@ -102,10 +102,13 @@ def _submit(args: argparse.Namespace, config: Config, intent_json: JSON | None) 
     async def work(table: Table) -> Any:
         if args.game is not None and (table.current is None or table.current.header.id != args.game):
             await table.open_game(args.game)
+        if table.current is None:
+            raise NoGame("table.no_game", "no game is open; give --game ID or start one with 'companion new'")
+        game_id = table.current.header.id
         seq = table.seq if args.seq is None else args.seq
         if intent_json is None:
-            return await table.submit(Undo(), actor, seq)
-        return await table.submit_json({"seq": seq, "intent": intent_json}, actor)
+            return await table.submit(Undo(), actor, seq, game_id=game_id)
+        return await table.submit_json({"seq": seq, "intent": intent_json}, actor, game_id=game_id)
 
     ack = asyncio.run(_with_table(config, work))
     print(f"ok: game {ack.game_id} is at seq {ack.seq}")

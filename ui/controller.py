@@ -90,14 +90,14 @@ class Controller:
     def game_id(self) -> int | None:
         return self.table.current.header.id if self.table.current else None
 
-    async def submit(self, intent: JSONObject, seq: int) -> Ack:
-        """Send an intent the screen built from ``legal``, against the state it shows.
+    async def submit(self, intent: JSONObject, seq: int, game_id: int) -> Ack:
+        """Send an intent the screen built from ``legal``, against the state (and game) it shows.
 
         What the hardware knows and the screen must not show is filled in first (a Victorian
         Masterminds agent disc scanned for the next placement)."""
         if self.inputs is not None:
             intent = self.inputs.router.complete_intent(intent)
-        return await self.table.submit_json({"seq": seq, "intent": intent}, TABLE)
+        return await self.table.submit_json({"seq": seq, "intent": intent}, TABLE, game_id=game_id)
 
     async def new_game(self, rules: str, setup: JSONObject, title: str) -> int:
         return await self.table.new_game(rules, setup, title)

@@ -228,16 +228,25 @@ class CompanionApp(App):
         """Is something the user started still running (e.g. an intent being committed)?"""
         return any(not t.done() for t in self._tasks)
 
-    def submit(self, intent: JSONObject, seq: int | None = None, ok: Callable[[Any], object] | None = None) -> None:
-        """Send an intent against the state this screen shows (``seq`` of the rendered view)."""
+    def submit(
+        self,
+        intent: JSONObject,
+        seq: int | None = None,
+        ok: Callable[[Any], object] | None = None,
+        game_id: int | None = None,
+    ) -> None:
+        """Send an intent against the state this screen shows (``seq`` and game of the rendered view)."""
         if seq is None:
             seq = int(str(self.message.get("seq", 0)))
-        self.run(self.ctl.submit(intent, seq), ok)
+        if game_id is None:
+            game_id = int(str(self.message.get("game_id", 0)))
+        self.run(self.ctl.submit(intent, seq, game_id), ok)
 
     def undo(self) -> None:
         from ui.widgets import confirm
 
         seq = int(str(self.message.get("seq", 0)))
+        game_id = int(str(self.message.get("game_id", 0)))
 
         def done(_: object) -> None:
             self.toast.show(self.ctl.t("ui.undo.done"), "info")
@@ -246,6 +255,6 @@ class CompanionApp(App):
             self.ctl.t("ui.undo.confirm"),
             self.ctl.t("ui.undo.yes"),
             self.ctl.t("ui.cancel"),
-            lambda: self.submit({"kind": "core.undo"}, seq, done),
+            lambda: self.submit({"kind": "core.undo"}, seq, done, game_id),
             danger=True,
         )

@@ -382,9 +382,13 @@ class InputRouter:
             self._notice(result, source)
 
     def _submit(self, intent: Intent, actor: Audience, source: str, entry: JSONObject) -> None:
+        # The game the input was read in: if the table switches before its turn, it is refused.
+        game_id = self._message.get("game_id") if self._message else None
+        game_id = game_id if isinstance(game_id, int) else 0
+
         async def run() -> Ack | None:
             try:
-                ack = await self.table.submit(intent, actor, None)
+                ack = await self.table.submit(intent, actor, None, game_id=game_id)
             except CompanionError as exc:
                 entry.update({"outcome": "refused", "code": exc.code})
                 self._notice(Notice(exc.code, exc.params, "refused"), source)

@@ -4,6 +4,13 @@ Every input — a touch, a phone's web socket, a button, a tag — becomes an in
 queue. The table takes them in order: decide → commit to the store (off the event loop) →
 apply → publish per-audience snapshots to subscribers. An intent is acknowledged only after
 its events are durable. Game management (new, open, delete) goes through the same queue.
+
+Every intent names its game: an intent for a game that is no longer the open one is refused
+(``table.other_game``) inside the consumer, at decide time, so nothing queued behind a game switch
+can land in the next game. A subscription may be bound to one game (a phone's connection): when
+the table leaves that game, the subscriber gets one ``{"type": "game_closed", ...}`` message and the
+subscription ends. Publishing never fails the commit: a view or a listener that raises is logged
+and the other screens still get theirs.
 """
 
 from __future__ import annotations
@@ -37,6 +44,12 @@ class NoGame(CompanionError):
     default_code = "table.no_game"
 
 
+class OtherGame(CompanionError):
+    """The input was meant for a game that is not (or no longer) the open one."""
+
+    default_code = "table.other_game"
+
+
 @dataclass(frozen=True)
 class Ack:
     """The intent's events are durable; ``seq`` is the new state sequence number."""
@@ -46,14 +59,27 @@ class Ack:
 
 
 class Subscription:
-    def __init__(self, table: Table, audience: Audience, listener: Listener) -> None:
+    """One screen's feed. ``game_id`` set: bound to that game (ends when the table leaves it)."""
+
+    def __init__(self, table: Table, audience: Audience, listener: Listener, game_id: int | None = None) -> None:
         self.table = table
         self.audience = audience
         self.listener = listener
+        self.game_id = game_id
+
+    @property
+    def active(self) -> bool:
+        return self in self.table._subscriptions
 
     def close(self) -> None:
         if self in self.table._subscriptions:
             self.table._subscriptions.remove(self)
+
+
+def game_closed(game_id: int, reason: str) -> JSONObject:
+    """The last message of a subscription bound to a game the table left (``reason``: ``switched``
+    — another game is open now —, ``closed`` — no game is open —, or ``deleted``)."""
+    return {"type": "game_closed", "game_id": game_id, "reason": reason}
 
 
 class Table:
@@ -125,31 +151,38 @@ class Table:
             raise NoGame("table.no_game", "no game is open")
         return intent_codec(self.current.game.rules)
 
-    async def submit(self, intent: Intent, actor: Audience, seq: int | None = None) -> Ack:
-        """Decide, commit and publish one intent. ``seq`` is the state the actor saw; ``None``
-        (hardware inputs, which show no view) means "the state when it is decided"."""
-        return await self._run(lambda: self._process(intent, actor, seq))
+    async def submit(self, intent: Intent, actor: Audience, seq: int | None = None, *, game_id: int) -> Ack:
+        """Decide, commit and publish one intent meant for game ``game_id``. ``seq`` is the state
+        the actor saw; ``None`` (hardware inputs, which show no view) means "the state when it is
+        decided". Both are checked in the consumer, when the intent's turn comes."""
+        return await self._run(lambda: self._process(intent, actor, seq, game_id))
 
-    async def submit_json(self, message: JSON, actor: Audience) -> Ack:
+    async def submit_json(self, message: JSON, actor: Audience, *, game_id: int) -> Ack:
         """An untrusted envelope ``{"seq": n, "intent": {"kind": ..., ...}}`` from a phone."""
         if not isinstance(message, dict) or set(message) != {"seq", "intent"}:
             raise MalformedInput("malformed.envelope", "expected {seq, intent}")
         seq = message["seq"]
         if isinstance(seq, bool) or not isinstance(seq, int):
             raise MalformedInput("malformed.field", "seq must be an integer", field="seq", expected="integer")
+        self._check_game(game_id)  # decode with the right game's codec (checked again at decide time)
         intent = self.intent_codec().decode(message["intent"])
-        return await self.submit(intent, actor, seq)
+        return await self.submit(intent, actor, seq, game_id=game_id)
 
     def submit_threadsafe(
-        self, intent: Intent, actor: Audience, seq: int | None = None
+        self, intent: Intent, actor: Audience, seq: int | None = None, *, game_id: int
     ) -> concurrent.futures.Future[Ack]:
         """For gpiozero and serial threads: hand the intent to the loop and return at once."""
-        return asyncio.run_coroutine_threadsafe(self.submit(intent, actor, seq), self.loop)
+        return asyncio.run_coroutine_threadsafe(self.submit(intent, actor, seq, game_id=game_id), self.loop)
 
-    async def _process(self, intent: Intent, actor: Audience, seq: int | None) -> Ack:
+    def _check_game(self, game_id: int) -> LoadedGame:
         if self.current is None:
             raise NoGame("table.no_game", "no game is open")
-        loaded = self.current
+        if self.current.header.id != game_id:
+            raise OtherGame("table.other_game", "that was meant for a game that is not open now")
+        return self.current
+
+    async def _process(self, intent: Intent, actor: Audience, seq: int | None, game_id: int) -> Ack:
+        loaded = self._check_game(game_id)
         game = loaded.game
         events = game.decide(intent, actor, game.seq if seq is None else seq)
         if events:
@@ -160,7 +193,7 @@ class Table:
             status = status_for(game.rules, state)
             await asyncio.wrap_future(self.store.append(loaded.header.id, stored, status))
             game.commit(events, state)
-            self._publish()
+            self._publish()  # never raises: the events are durable, the ack goes out
         return Ack(loaded.header.id, game.seq)
 
     async def new_game(self, rules_name: str, config: JSONObject, title: str = "") -> int:
@@ -170,7 +203,7 @@ class Table:
             seed = secrets.randbits(63)
             game_id = await asyncio.to_thread(self.store.create_game, rules_name, title or rules_name, config, seed)
             self.current = await asyncio.to_thread(load_game, self.store, game_id)
-            self._publish()
+            self._publish("switched")
             return game_id
 
         return await self._run(job)
@@ -180,7 +213,7 @@ class Table:
             loaded = await asyncio.to_thread(load_game, self.store, game_id)
             await asyncio.to_thread(self.store.set_current, game_id)
             self.current = loaded
-            self._publish()
+            self._publish("switched")
 
         await self._run(job)
 
@@ -190,7 +223,7 @@ class Table:
         async def job() -> None:
             await asyncio.to_thread(self.store.set_current, None)
             self.current = None
-            self._publish()
+            self._publish("closed")
 
         await self._run(job)
 
@@ -199,7 +232,7 @@ class Table:
             await asyncio.to_thread(self.store.delete, game_id)
             if self.current and self.current.header.id == game_id:
                 self.current = None
-            self._publish()
+            self._publish("deleted", deleted=game_id)
 
         await self._run(job)
 
@@ -214,22 +247,52 @@ class Table:
         header = self.current.header
         return {"type": "state", "game_id": header.id, "title": header.title, **self.current.game.snapshot(audience)}
 
-    def subscribe(self, audience: Audience, listener: Listener, send_now: bool = True) -> Subscription:
+    def subscribe(
+        self, audience: Audience, listener: Listener, send_now: bool = True, *, game_id: int | None = None
+    ) -> Subscription:
+        """Feed ``listener`` every change. With ``game_id``, only while that game is open: if it is
+        not open now, the listener gets ``game_closed`` at once and the subscription is already over."""
         if audience.is_debug:
             raise ValueError("the debug audience is for tests and exports, never a live screen")
-        sub = Subscription(self, audience, listener)
+        sub = Subscription(self, audience, listener, game_id)
+        current = self.current.header.id if self.current else None
+        if game_id is not None and game_id != current:
+            self._deliver(sub, game_closed(game_id, "closed" if current is None else "switched"))
+            return sub
         self._subscriptions.append(sub)
         if send_now:
-            listener(self.message(audience))
+            try:
+                message = self.message(audience)
+            except Exception:
+                log.exception("the view for %s failed; that screen waits for the next change", audience.label())
+            else:
+                self._deliver(sub, message)
         return sub
 
-    def _publish(self) -> None:
-        cache: dict[Audience, JSONObject] = {}
+    def _publish(self, reason: str = "switched", deleted: int | None = None) -> None:
+        """Send every screen its new snapshot. Never raises: one screen's failure is logged and
+        touches nobody else (nor the commit before it)."""
+        current = self.current.header.id if self.current else None
+        cache: dict[Audience, JSONObject | None] = {}
         for sub in list(self._subscriptions):
-            msg = cache.get(sub.audience)
-            if msg is None:
-                msg = cache[sub.audience] = self.message(sub.audience)
-            try:
-                sub.listener(msg)
-            except Exception:
-                log.exception("a screen's listener failed; the table goes on")
+            if sub.game_id is not None and sub.game_id != current:
+                sub.close()
+                why = "deleted" if sub.game_id == deleted else ("closed" if current is None else reason)
+                self._deliver(sub, game_closed(sub.game_id, why))
+                continue
+            if sub.audience not in cache:
+                try:
+                    cache[sub.audience] = self.message(sub.audience)
+                except Exception:
+                    log.exception("the view for %s failed; those screens keep the last one", sub.audience.label())
+                    cache[sub.audience] = None
+            msg = cache[sub.audience]
+            if msg is not None:
+                self._deliver(sub, msg)
+
+    @staticmethod
+    def _deliver(sub: Subscription, message: JSONObject) -> None:
+        try:
+            sub.listener(message)
+        except Exception:
+            log.exception("a screen's listener failed; the table goes on")

@@ -42,6 +42,8 @@ FREE_FAILURES = 3  # bad tokens from one address before answers slow down
 MAX_DELAY = 8.0
 PAGE_TEXTS = ("companion.net",)  # the page's own labels, beside every game's and the app's texts
 STATIC_TYPES = {".js": "text/javascript", ".css": "text/css"}
+# Why a phone's game ended for it (the table's ``game_closed`` reasons) -> the error it is sent.
+CLOSED_CODES = {"switched": "link.game_switched", "closed": "link.game_closed", "deleted": "link.game_deleted"}
 
 
 @dataclass
@@ -93,6 +95,7 @@ class Connection:
         self.bucket = Bucket()
         self._latest_state: JSONObject | None = None
         self._replies: list[JSONObject] = []
+        self._final: JSONObject | None = None
         self._wake = asyncio.Event()
         self.closed = False
 
@@ -105,21 +108,34 @@ class Connection:
         self._replies.append(message)
         self._wake.set()
 
+    def finish(self, message: JSONObject) -> None:
+        """Send ``message`` after everything already queued, then close the connection."""
+        self._final = message
+        self._wake.set()
+
     async def sender(self) -> None:
-        while not self.closed:
-            await self._wake.wait()
-            self._wake.clear()
-            # State first: an ack must never arrive before the state it confirms.
-            batch: list[JSONObject] = []
-            if self._latest_state is not None:
-                batch.append(self._latest_state)
-                self._latest_state = None
-            batch += self._replies
-            self._replies = []
-            for message in batch:
-                if self.ws.closed:
-                    return
-                await self.ws.send_str(json.dumps(message, ensure_ascii=False))
+        """Send what is queued, in order; a phone that vanished mid-send just ends the loop."""
+        with contextlib.suppress(ConnectionError, RuntimeError):
+            while not self.closed:
+                await self._wake.wait()
+                self._wake.clear()
+                # State first: an ack must never arrive before the state it confirms.
+                batch: list[JSONObject] = []
+                if self._latest_state is not None:
+                    batch.append(self._latest_state)
+                    self._latest_state = None
+                batch += self._replies
+                self._replies = []
+                final, self._final = self._final, None
+                if final is not None:
+                    batch.append(final)
+                for message in batch:
+                    if self.ws.closed:
+                        return
+                    await self.ws.send_str(json.dumps(message, ensure_ascii=False))
+                if final is not None:
+                    self.closed = True
+                    await self.ws.close()
 
 
 class PhoneServer:
@@ -182,7 +198,8 @@ class PhoneServer:
         conn = Connection(ws, claim)
         self.connections.add(conn)
         sender = asyncio.create_task(conn.sender())
-        subscription = self.table.subscribe(conn.audience, lambda m: self._push(conn, m))
+        # Bound to the claimed game: when the table leaves it, the phone is told and let go.
+        subscription = self.table.subscribe(conn.audience, lambda m: self._push(conn, m), game_id=claim.game_id)
         log.info("seat %s joined (game %s)", claim.seat, claim.game_id)
         for callback in self._on_claim:
             callback(claim.game_id, claim.seat)
@@ -223,12 +240,18 @@ class PhoneServer:
         if not claim.ok:
             await _send(ws, {"type": "error", "code": "link.taken", "text": self._text("link.taken")})
             return None
+        current = self.table.current
+        if current is None or current.header.id != claim.game_id:
+            await _send(ws, {"type": "error", "code": "link.not_open", "text": self._text("link.not_open")})
+            return None
         await _send(ws, {"type": "welcome", "seat": claim.seat, "lang": self.language()})
         return claim
 
     def _push(self, conn: Connection, message: JSONObject) -> None:
-        if message.get("type") == "state" and message.get("game_id") != conn.claim.game_id:
-            conn.push_state({"type": "no_game"})
+        if message.get("type") == "game_closed":
+            code = CLOSED_CODES.get(str(message.get("reason")), "link.game_closed")
+            conn.finish({"type": "error", "code": code, "text": self._text(code)})
+            log.info("seat %s let go: game %s is no longer open", conn.claim.seat, conn.claim.game_id)
         else:
             conn.push_state(message)
 
@@ -267,12 +290,9 @@ class PhoneServer:
             await self._intent(conn, ident, data)
 
     async def _intent(self, conn: Connection, ident: int | None, data: dict[str, Any]) -> None:
-        table = self.table
-        if table.current is None or table.current.header.id != conn.claim.game_id:
-            conn.reply(self._refusal(ident, "table.no_game"))
-            return
+        envelope = {"seq": data["seq"], "intent": data["intent"]}
         try:
-            ack = await table.submit_json({"seq": data["seq"], "intent": data["intent"]}, conn.audience)
+            ack = await self.table.submit_json(envelope, conn.audience, game_id=conn.claim.game_id)
         except CompanionError as exc:
             conn.reply({"type": "refused", "id": ident, **exc.to_json(), "text": error_text(exc, self.language())})
             return

@@ -28,7 +28,7 @@ async def main(path: str, driver: str, driver_seed: int) -> None:
         choice = choose(table.game, rng)
         if choice is None:
             break
-        ack = await table.submit(choice[0], choice[1], table.seq)
+        ack = await table.submit(choice[0], choice[1], table.seq, game_id=table.current.header.id)
         print(f"ACK {ack.seq}", flush=True)
     print("END", flush=True)
     await asyncio.sleep(3600)

@@ -146,9 +146,9 @@ async def vm_after_placing(rig: Rig) -> None:
     """A Victorian Masterminds game where p1 has placed and may still act (4 scientists)."""
     t = rig.table
     await t.new_game(VM, VM_SETUP, "")
-    await t.submit(Start(), TABLE, t.seq)
-    await t.submit(Adjust("scientists", 3, "p1"), TABLE, t.seq)
-    await t.submit(Place("p1", "london", "gunner"), TABLE, t.seq)
+    await t.submit(Start(), TABLE, t.seq, game_id=t.current.header.id)
+    await t.submit(Adjust("scientists", 3, "p1"), TABLE, t.seq, game_id=t.current.header.id)
+    await t.submit(Place("p1", "london", "gunner"), TABLE, t.seq, game_id=t.current.header.id)
 
 
 # ------------------------------------------------------------------------------ buttons (MockFactory)
@@ -364,10 +364,12 @@ def test_vm_buildings_capture_and_agents_are_remembered_secretly(tmp_path: Path)
         # the screen's placement for p1 names it; the screen for p2 gets nothing filled in
         intent: JSONObject = {"kind": "vm.place", "seat": "p2", "city": "rome", "agent": None, "recycle": False}
         assert rig.router.complete_intent(intent) == intent
-        await rig.table.submit_json({"seq": rig.seq, "intent": intent}, TABLE)
+        await rig.table.submit_json({"seq": rig.seq, "intent": intent}, TABLE, game_id=rig.table.current.header.id)
         mine = rig.router.complete_intent({**intent, "seat": "p1", "city": "london"})
         assert mine["agent"] == "saboteur"
-        await rig.table.submit_json({"seq": rig.seq, "intent": mine}, TABLE)  # London is full and resolves
+        await rig.table.submit_json(
+            {"seq": rig.seq, "intent": mine}, TABLE, game_id=rig.table.current.header.id
+        )  # London is full and resolves
         assert not rig.router.recorded_seats  # used up by the placement
         assert rig.messages[-1] == {"type": "agents", "seats": []}
         assert rig.lights.sounds[-1] == "reveal"  # the stack turned over
@@ -392,7 +394,7 @@ def test_scotland_yard_pawns_select_a_figure(tmp_path: Path) -> None:
     async def scenario(rig: Rig) -> None:
         t = rig.table
         await t.new_game("scotland_yard", {"detectives": ["Ben", "Cleo"]}, "")
-        await t.submit_json({"seq": t.seq, "intent": {"kind": "sy.draw_start"}}, TABLE)
+        await t.submit_json({"seq": t.seq, "intent": {"kind": "sy.draw_start"}}, TABLE, game_id=t.current.header.id)
         assert rig.lights.turns[-1] == ("p1",)  # Mister X (place p1) moves first
         assert t.game is not None
         x: Any = t.game.snapshot(Audience.of_seat("mrx"))["legal"]["x"]["single"]  # type: ignore[index,call-overload]
@@ -400,6 +402,7 @@ def test_scotland_yard_pawns_select_a_figure(tmp_path: Path) -> None:
         await t.submit_json(
             {"seq": t.seq, "intent": {"kind": "sy.x_move", "ticket": ticket, "station": x[ticket][0]}},
             Audience.of_seat("mrx"),
+            game_id=t.current.header.id,
         )
         assert set(rig.lights.turns[-1]) == {"p2", "d2"}  # d1 sits at p2; d2 is not mapped
         before = rig.seq
@@ -421,6 +424,7 @@ def test_scotland_yard_pawns_select_a_figure(tmp_path: Path) -> None:
         await t.submit_json(
             {"seq": t.seq, "intent": {"kind": "sy.move", "figure": "D1", "ticket": line, "station": moves[line][0]}},
             TABLE,
+            game_id=t.current.header.id,
         )
         assert rig.router.selection is None  # D1 has moved: the selection went by itself
         assert {"type": "selection", "selection": None} in rig.messages
@@ -436,7 +440,7 @@ def test_mykerinos_patron_cards_are_their_use(tmp_path: Path) -> None:
         await t.new_game("mykerinos", {"seats": ["blue", "red", "green"]}, "")
 
         async def table_does(intent: JSONObject) -> None:
-            await t.submit_json({"seq": t.seq, "intent": intent}, TABLE)
+            await t.submit_json({"seq": t.seq, "intent": intent}, TABLE, game_id=t.current.header.id)
 
         await table_does({"kind": "myk.choose_start_player", "seat": "blue"})
         await table_does(
@@ -521,9 +525,9 @@ def test_vm_lights_and_bar_follow_the_public_table_view(tmp_path: Path) -> None:
     async def scenario(rig: Rig) -> None:
         await rig.table.new_game(VM, VM_SETUP, "")
         assert rig.lights.turns[-1] == ()  # not started
-        await rig.table.submit(Start(), TABLE, rig.seq)
+        await rig.table.submit(Start(), TABLE, rig.seq, game_id=rig.table.current.header.id)
         assert rig.lights.turns[-1] == ("p1",) and rig.lights.tracks == {"secret_service": 4}
-        await rig.table.submit(Adjust("level", 3), TABLE, rig.seq)
+        await rig.table.submit(Adjust("level", 3), TABLE, rig.seq, game_id=rig.table.current.header.id)
         assert rig.lights.tracks == {"secret_service": 7}
         await rig.table.close_game()
         assert rig.lights.turns[-1] == ()

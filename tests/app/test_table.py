@@ -37,8 +37,8 @@ def test_intents_are_acknowledged_after_commit_and_published_per_audience(tmp_pa
         for aud in (TABLE, A, B):
             table.subscribe(aud, seen[aud.label()].append)
         gid = await table.new_game("toy", {}, "test")
-        await table.submit(Draw(), TABLE, table.seq)
-        ack = await table.submit(Add("a", 3), A, table.seq)
+        await table.submit(Draw(), TABLE, table.seq, game_id=table.current.header.id)
+        ack = await table.submit(Add("a", 3), A, table.seq, game_id=table.current.header.id)
         assert ack.seq == 2
         # Acknowledged means durable: another connection sees the events.
         with Store(tmp_path / "t.sqlite3") as other:
@@ -59,9 +59,9 @@ def test_stale_and_malformed_intents_change_nothing(tmp_path: Path) -> None:
     async def scenario() -> None:
         table = await open_table(tmp_path / "t.sqlite3")
         await table.new_game("toy", {}, "")
-        await table.submit(Draw(), TABLE, 0)
+        await table.submit(Draw(), TABLE, 0, game_id=table.current.header.id)
         with pytest.raises(StaleIntent):
-            await table.submit(Add("a", 1), A, 0)
+            await table.submit(Add("a", 1), A, 0, game_id=table.current.header.id)
         for garbage in (
             None,
             [],
@@ -72,12 +72,16 @@ def test_stale_and_malformed_intents_change_nothing(tmp_path: Path) -> None:
             {"seq": 1, "intent": "add"},
         ):
             with pytest.raises(MalformedInput):
-                await table.submit_json(garbage, A)  # type: ignore[arg-type]
+                await table.submit_json(garbage, A, game_id=table.current.header.id)  # type: ignore[arg-type]
         assert table.seq == 1
         assert len(table.store.events(table.current.header.id)) == 1  # type: ignore[union-attr]
         # The same intent twice against the same seq (a double tap): only the first counts.
-        first = table.submit_json({"seq": 1, "intent": {"kind": "toy.add", "seat": "a", "amount": 1}}, A)
-        second = table.submit_json({"seq": 1, "intent": {"kind": "toy.add", "seat": "a", "amount": 1}}, A)
+        first = table.submit_json(
+            {"seq": 1, "intent": {"kind": "toy.add", "seat": "a", "amount": 1}}, A, game_id=table.current.header.id
+        )
+        second = table.submit_json(
+            {"seq": 1, "intent": {"kind": "toy.add", "seat": "a", "amount": 1}}, A, game_id=table.current.header.id
+        )
         results = await asyncio.gather(first, second, return_exceptions=True)
         assert results[0].seq == 2  # type: ignore[union-attr]
         assert isinstance(results[1], StaleIntent)
@@ -90,7 +94,7 @@ def test_other_threads_hand_intents_to_the_loop(tmp_path: Path) -> None:
     async def scenario() -> None:
         table = await open_table(tmp_path / "t.sqlite3")
         await table.new_game("toy", {"seats": ["a"]}, "")
-        await table.submit(Draw(), TABLE, 0)
+        await table.submit(Draw(), TABLE, 0, game_id=table.current.header.id)
         loop_thread = threading.get_ident()
         listener_threads: set[int] = set()
         table.subscribe(TABLE, lambda _m: listener_threads.add(threading.get_ident()), send_now=False)
@@ -98,7 +102,7 @@ def test_other_threads_hand_intents_to_the_loop(tmp_path: Path) -> None:
 
         def press() -> None:
             for _ in range(3):
-                futures.append(table.submit_threadsafe(Add("a", 1), TABLE))
+                futures.append(table.submit_threadsafe(Add("a", 1), TABLE, game_id=table.current.header.id))
 
         threads = [threading.Thread(target=press) for _ in range(3)]
         for t in threads:
@@ -123,9 +127,9 @@ def test_a_failing_listener_does_not_stop_the_table_and_restart_resumes(tmp_path
 
         table.subscribe(TABLE, broken, send_now=False)
         await table.new_game("toy", {}, "")
-        await table.submit(Draw(), TABLE, 0)
-        await table.submit(Add("a", 2), A, 1)
-        await table.submit(Undo(), A, 2)
+        await table.submit(Draw(), TABLE, 0, game_id=table.current.header.id)
+        await table.submit(Add("a", 2), A, 1, game_id=table.current.header.id)
+        await table.submit(Undo(), A, 2, game_id=table.current.header.id)
         state = table.game.state  # type: ignore[union-attr]
         await close_table(table)
 

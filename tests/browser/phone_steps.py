@@ -32,7 +32,7 @@ async def open_phones(r: Rig, browser: Browser, seats: list[str]) -> dict[str, P
 
 async def table_do(r: Rig, intent: dict[str, Any]) -> None:
     """What the touchscreen would do (zone counts, setup draws), through the table's own API."""
-    await r.table.submit_json({"seq": r.table.seq, "intent": intent}, TABLE)
+    await r.table.submit_json({"seq": r.table.seq, "intent": intent}, TABLE, game_id=r.table.current.header.id)
 
 
 def view(r: Rig) -> Any:

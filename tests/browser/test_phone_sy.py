@@ -38,7 +38,7 @@ def test_mister_x_and_a_detective_play_rounds_in_chromium(tmp_path: Path) -> Non
         async with rig(tmp_path, "scotland_yard", CONFIG) as r, chromium() as browser:
             game = r.table.game
             assert game is not None
-            await r.table.submit(DrawStart(), TABLE, game.seq)
+            await r.table.submit(DrawStart(), TABLE, game.seq, game_id=r.table.current.header.id)
             tokens = r.tokens(["mrx", "d1"])
             x_page = await (await browser.new_context(viewport=PHONE)).new_page()
             d_page = await (await browser.new_context(viewport=PHONE)).new_page()

@@ -183,13 +183,15 @@ class Box:
         intent = self.router.complete_intent(
             {"kind": "vm.place", "seat": seat, "city": city, "agent": None, "recycle": False}
         )
-        await self.table.submit_json({"seq": self.table.seq, "intent": intent}, TABLE)
+        await self.table.submit_json(
+            {"seq": self.table.seq, "intent": intent}, TABLE, game_id=self.table.current.header.id
+        )
 
     async def do(self, step: Step) -> None:
         kind, *args = step.hw
         before, notices = self.table.seq, len(self.notices())
         if kind == "tap":
-            await self.table.submit(args[0], args[1], self.table.seq)
+            await self.table.submit(args[0], args[1], self.table.seq, game_id=self.table.current.header.id)
         elif kind == "scan":
             await self.scan(*args)
         elif kind == "press":
@@ -261,7 +263,7 @@ async def play_by_taps(tmp_path: Path) -> tuple[Table, dict[str, Any]]:
         for step in GAME_STEPS:
             if step.tap is not None:
                 intent, actor = step.tap
-                await table.submit(intent, actor, table.seq)
+                await table.submit(intent, actor, table.seq, game_id=table.current.header.id)
         assert table.game is not None
         return table, {a.label(): table.game.snapshot(a) for a in (TABLE, P1, P2)}
     finally:

@@ -22,7 +22,7 @@ def run(coro) -> None:  # type: ignore[no-untyped-def]
 async def start_toy(r: Rig) -> None:
     from toygame import Draw
 
-    await r.table.submit(Draw(), TABLE, r.table.seq)
+    await r.table.submit(Draw(), TABLE, r.table.seq, game_id=r.table.current.header.id)
 
 
 def test_join_claim_taken_release_reconnect(tmp_path: Path) -> None:

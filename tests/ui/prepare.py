@@ -33,7 +33,7 @@ async def _play(store: Store, rules: str, config: JSONObject | None, title: str,
             if choice is None:
                 break
             try:
-                await table.submit(choice[0], choice[1], game.seq)
+                await table.submit(choice[0], choice[1], game.seq, game_id=table.current.header.id)
             except CompanionError:
                 continue  # a random driver may try something refused; nothing changed
         return game_id

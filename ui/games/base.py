@@ -66,7 +66,7 @@ class TableView(BoxLayout):
         return self.msg.get("legal")
 
     def send(self, intent: JSONObject, ok: Callable[[Any], object] | None = None) -> None:
-        self.app.submit(intent, self.seq, ok)
+        self.app.submit(intent, self.seq, ok, num(self.msg.get("game_id")))
 
     # -- what a game provides -----------------------------------------------------------------------
     def render(self, msg: JSONObject) -> None:

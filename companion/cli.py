@@ -10,6 +10,8 @@ companion undo --as ACTOR      undo the last action, if the rules let ACTOR
 companion open ID | delete ID | export ID FILE | import FILE
 companion playthrough ID|FILE  every audience's view after every event
 companion doctor | enroll      hardware diagnostics and tag enrollment
+companion status | hotspot     the Pi appliance: service state, the Pi's own Wi-Fi
+companion --version
 """
 
 from __future__ import annotations
@@ -28,6 +30,8 @@ from companion.app.i18n import LANGUAGES, error_text
 from companion.app.savedgame import build_game, export_game, import_game, load_game, parse_export
 from companion.app.store import Store
 from companion.app.table import NoGame, Table
+from companion.appliance import commands as appliance_commands
+from companion.appliance.version import version_text
 from companion.core.audience import Audience
 from companion.core.errors import CompanionError, MalformedInput
 from companion.core.events import Undo
@@ -193,6 +197,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--config", help="configuration file (TOML)")
     parser.add_argument("--data-dir", help="where saved games and tags live (overrides the configuration)")
     parser.add_argument("--lang", choices=LANGUAGES, help="language of messages")
+    parser.add_argument("--version", action="version", version=version_text())
     sub = parser.add_subparsers(dest="command")
 
     def add(name: str, func: Callable[[argparse.Namespace, Config], int], help: str) -> argparse.ArgumentParser:
@@ -238,6 +243,7 @@ def build_parser() -> argparse.ArgumentParser:
         hardware_cli = None
     if hardware_cli is not None:
         hardware_cli.add_commands(sub)
+    appliance_commands.add_commands(sub)
     return parser
 
 
@@ -255,7 +261,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return result
     except CompanionError as exc:
         # The command line composes every part, so it knows every part's texts.
-        print(f"companion: {error_text(exc, lang, extra=('hardware',))} [{exc.code}]", file=sys.stderr)
+        words = error_text(exc, lang, extra=("hardware", "companion.appliance"))
+        print(f"companion: {words} [{exc.code}]", file=sys.stderr)
         return 2
     except OSError as exc:
         print(f"companion: {exc}", file=sys.stderr)

@@ -148,7 +148,15 @@ def _print_report(hw: Hardware, tags: TagTable | None, s: Settings, as_json: boo
     from hardware.diagnostics import format_report, report
 
     data = report(hw, tags=tags, config_path=s.config_path)
-    print(json.dumps(data, indent=1) if as_json else format_report(data))
+    try:  # the appliance adds display/OpenGL and storage facts when the app is installed around us
+        from companion.appliance import doctor as appliance
+    except ImportError:
+        appliance = None  # type: ignore[assignment]
+    system = appliance.report(s.tags_path.parent if s.tags_path else None) if appliance else None
+    if as_json:
+        print(json.dumps({**data, "system": system} if system else data, indent=1))
+    else:
+        print(format_report(data) + (f"\n{appliance.format_report(system)}" if appliance and system else ""))
 
 
 def _watch(events: queue.Queue[HardwareEvent], tags: TagTable | None, seconds: float, as_json: bool) -> None:

@@ -107,6 +107,10 @@ async def run(config: Config, fullscreen: bool = False) -> int:
 
     screens = (StartScreen, NewGameScreen, SavedScreen, SettingsScreen, DiagnosticsScreen, SeatsScreen)
     app = CompanionApp(ctl, (*screens, GameScreen, EndScreen), fullscreen=fullscreen, on_pi=on_raspberry_pi())
+    from companion.appliance.hooks import attach_to_kivy_app
+    from companion.appliance.status import status_line
+
+    attach_to_kivy_app(app, config.data_dir, lambda: status_line(table, ctl.phones.server))
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         with contextlib.suppress(NotImplementedError, RuntimeError):
@@ -133,7 +137,9 @@ async def run(config: Config, fullscreen: bool = False) -> int:
 
 
 def main(config: Config) -> int:
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
+    from companion.appliance.logs import setup_logging
+
+    setup_logging()  # before Kivy: Python logging only (to the journal under systemd), no Kivy log files
     fullscreen = fullscreen_wanted()
     prepare_kivy(fullscreen)
     return asyncio.run(run(config, fullscreen))

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import logging
 import signal
 import sys
 from typing import TextIO
@@ -22,6 +21,9 @@ from companion.app.qr import phone_address, qr_terminal, seat_url
 from companion.app.seats import TABLE_SEAT, SeatLinks
 from companion.app.store import Store
 from companion.app.table import Table
+from companion.appliance.hooks import start_heartbeat
+from companion.appliance.logs import setup_logging
+from companion.appliance.status import status_line
 from companion.core.jsonvalue import JSONObject
 from companion.net.server import PhoneServer
 
@@ -98,6 +100,7 @@ async def serve(config: Config) -> None:
         # No terminal to take turns at (e.g. a service log): list the seats, never their links.
         await print_links(table, links)
         print("Run `companion serve` at a terminal, or use the touchscreen, to show the seats' QR codes.")
+    beat = start_heartbeat(config.data_dir, lambda: status_line(table, server))  # systemd: ready, status, watchdog
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -106,6 +109,8 @@ async def serve(config: Config) -> None:
     try:
         await stop.wait()
     finally:
+        if beat is not None:
+            beat.cancel()
         if codes is not None:
             codes.cancel()
         await runner.cleanup()
@@ -121,6 +126,6 @@ def _print_notice(message: JSONObject) -> None:
 
 
 def main(config: Config) -> int:
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
+    setup_logging()
     asyncio.run(serve(config))
     return 0

@@ -1,0 +1,11 @@
+"""The Pi appliance: what runs around the app when it is a service on a Raspberry Pi.
+
+- :mod:`.notify`: the systemd notification protocol (``READY=1``, ``STATUS=``, ``WATCHDOG=1``);
+- :mod:`.logs`: one logging set-up for ``run`` and ``serve`` (journal priorities, no Kivy log files);
+- :mod:`.facts`: what the machine says about itself (disk, overlay file systems, under-voltage, display);
+- :mod:`.status`, :mod:`.hotspot`: the ``companion status`` and ``companion hotspot`` commands;
+- :mod:`.configfile`: the few edits the installer and ``hotspot`` make to the configuration file;
+- :mod:`.version`: ``companion --version``.
+
+Standard library only; nothing here imports Kivy at module level.
+"""

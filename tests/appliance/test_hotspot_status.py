@@ -1,0 +1,179 @@
+"""`companion hotspot` against a NetworkManager stand-in, `companion status`, `--version`, texts."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from companion.app.config import load_config
+from companion.app.i18n import package_texts
+from companion.app.store import Store
+from companion.app.table import Table
+from companion.appliance import hotspot, status
+from companion.appliance.hotspot import Hotspot, HotspotError
+
+ROOT = Path(__file__).resolve().parents[2]
+
+# nmcli as far as the hotspot needs it: keeps its connections in a folder, logs every call.
+NMCLI = r"""#!/bin/sh
+state="$NMCLI_STATE"
+echo "$*" >> "$state/calls"
+case "$*" in
+  "-t -f NAME connection show --active") cat "$state/active" 2>/dev/null || true ;;
+  "-t -f NAME connection show") cat "$state/known" 2>/dev/null || true ;;
+  "connection add "*) echo companion-hotspot >> "$state/known"; printf '%s\n' "$@" > "$state/added" ;;
+  "connection up id companion-hotspot") echo companion-hotspot > "$state/active" ;;
+  "connection down id companion-hotspot")
+    [ -s "$state/active" ] || { echo "Error: not active" >&2; exit 10; }
+    : > "$state/active" ;;
+  "connection delete id companion-hotspot") : > "$state/known"; : > "$state/active" ;;
+  "connection modify id companion-hotspot connection.autoconnect no") echo no > "$state/autoconnect" ;;
+  *) echo "Error: unexpected $*" >&2; exit 2 ;;
+esac
+"""
+
+
+@pytest.fixture
+def nmcli(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    bin_dir, state = tmp_path / "bin", tmp_path / "nm"
+    bin_dir.mkdir()
+    state.mkdir()
+    (bin_dir / "nmcli").write_text(NMCLI)
+    (bin_dir / "nmcli").chmod(0o755)
+    monkeypatch.setenv("PATH", f"{bin_dir}:{os.environ['PATH']}")
+    monkeypatch.setenv("NMCLI_STATE", str(state))
+    return state
+
+
+def test_on_creates_a_wpa2_access_point_and_off_returns_to_the_home_wifi(nmcli: Path) -> None:
+    h = Hotspot()
+    h.on("Companion", "boardgames")
+    added = (nmcli / "added").read_text().split("\n")
+    pairs = dict(zip(added[2::2], added[3::2], strict=False))
+    assert pairs["802-11-wireless.mode"] == "ap" and pairs["ipv4.method"] == "shared"
+    assert pairs["ssid"] == "Companion" and pairs["wifi-sec.psk"] == "boardgames"
+    assert pairs["wifi-sec.key-mgmt"] == "wpa-psk" and pairs["wifi-sec.pmf"] == "1"
+    assert pairs["autoconnect"] == "yes" and pairs["connection.autoconnect-priority"] == "100"
+    assert h.active()
+    h.on("Companion", "")  # again, now open: the old connection goes, no security at all
+    added = (nmcli / "added").read_text()
+    assert "wifi-sec" not in added
+    assert "connection delete id companion-hotspot" in (nmcli / "calls").read_text()
+    assert h.off() and not h.active()
+    assert (nmcli / "autoconnect").read_text().strip() == "no"  # not back at the next boot either
+    assert h.off()  # already down: still fine
+
+
+@pytest.mark.parametrize("password", ["short", "x" * 64 + "y", "naïve-password"])
+def test_bad_passwords_are_refused_before_networkmanager_is_asked(nmcli: Path, password: str) -> None:
+    with pytest.raises(HotspotError) as caught:
+        Hotspot().on("Companion", password)
+    assert caught.value.code == "appliance.hotspot.password"
+    assert not (nmcli / "calls").exists()
+
+
+def test_networkmanagers_refusal_becomes_a_coded_error(nmcli: Path) -> None:
+    with pytest.raises(HotspotError) as caught:
+        Hotspot(ifname="wlan9")._nmcli("device", "frobnicate")
+    assert caught.value.code == "appliance.hotspot.nmcli" and "unexpected" in caught.value.message
+
+
+def test_the_command_stores_ssid_and_password_once(nmcli: Path, tmp_path: Path) -> None:
+    path = tmp_path / "companion.toml"
+    path.write_text((ROOT / "deploy" / "companion.default.toml").read_text())
+    args = argparse.Namespace(action="on", ssid="Spieltisch", password="geheim123", open=False, ifname="wlan0")
+    if os.geteuid() != 0:
+        with pytest.raises(HotspotError) as caught:
+            hotspot.cmd_hotspot(args, load_config(path))
+        assert caught.value.code == "appliance.hotspot.root"
+        return
+    calls: list[list[str]] = []
+
+    def run(command: list[str]) -> subprocess.CompletedProcess[str]:
+        calls.append(list(command))
+        if command[0] == "systemctl":
+            return subprocess.CompletedProcess(command, 0, "", "")
+        return subprocess.run(command, capture_output=True, text=True, check=False)
+
+    assert hotspot.cmd_hotspot(args, load_config(path), run) == 0
+    config = load_config(path)
+    assert (config.hotspot_ssid, config.hotspot_password) == ("Spieltisch", "geheim123")  # what the QR code shows
+    assert Hotspot().active()
+    assert ["systemctl", "try-restart", "companion.service"] in calls  # the touchscreen rereads the config
+    calls.clear()
+    again = argparse.Namespace(action="on", ssid=None, password=None, open=False, ifname="wlan0")
+    assert hotspot.cmd_hotspot(again, load_config(path), run) == 0  # from the stored values, no restart
+    assert not [c for c in calls if c[0] == "systemctl"]
+
+
+def test_companion_status_shows_the_current_game_read_only(tmp_path: Path) -> None:
+    import asyncio
+
+    data = tmp_path / "data"
+    data.mkdir()
+
+    async def make() -> None:
+        with Store(data / "companion.sqlite3") as store:
+            table = Table(store)
+            await table.start()
+            await table.new_game("scotland_yard", {"detectives": ["Dora"]}, "Friday")
+            await table.stop()
+
+    asyncio.run(make())
+    before = (data / "companion.sqlite3").stat().st_mtime_ns
+    game = status.stored_game(data)
+    assert game is not None and game["saved_games"] == 1
+    assert game["current"]["rules"] == "scotland_yard" and game["current"]["title"] == "Friday"
+    assert (data / "companion.sqlite3").stat().st_mtime_ns == before
+    env = {**os.environ, "COMPANION_DATA_DIR": str(data)}
+    env.pop("COMPANION_CONFIG", None)
+    done = subprocess.run(
+        [sys.executable, "-m", "companion.cli", "status", "--json"], cwd=ROOT, env=env, capture_output=True, timeout=60
+    )
+    report = json.loads(done.stdout)
+    assert report["game"]["current"]["id"] == 1 and report["storage"]["data_dir"] == str(data)
+
+
+def test_status_line_of_the_running_app() -> None:
+    class Header:
+        id, rules = 4, "mykerinos"
+
+    class Current:
+        header = Header()
+
+    class FakeTable:
+        current, seq = Current(), 17
+
+    class Server:
+        def connected_seats(self) -> set[tuple[int, str]]:
+            return {(4, "blue"), (4, "red")}
+
+    assert status.status_line(FakeTable(), Server()) == "game 4 mykerinos at seq 17; 2 phones connected"
+
+    class Empty:
+        current = None
+
+    assert status.status_line(Empty()) == "no game open; 0 phones connected"
+
+
+def test_version_names_the_installed_commit(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "companion.cli", "--version"], cwd=ROOT, capture_output=True, text=True
+    )
+    assert re.fullmatch(r"companion \d+\.\d+\.\d+( \(.*\))?\n", done.stdout)
+
+
+def test_every_appliance_error_has_words_in_every_language() -> None:
+    texts = package_texts("companion.appliance")
+    assert set(texts["de"]) == set(texts["en"])
+    codes = set()
+    for source in (ROOT / "companion" / "appliance").glob("*.py"):
+        codes |= set(re.findall(r'"(appliance\.[a-z_.]+)"', source.read_text()))
+    assert codes and codes <= set(texts["en"]), codes - set(texts["en"])

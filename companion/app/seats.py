@@ -154,9 +154,11 @@ class SeatLinks:
 
 
 def wifi_payload(ssid: str, password: str) -> str:
-    """The standard Wi-Fi QR text, with ``\\ ; , " :`` escaped in the values."""
+    """The standard Wi-Fi QR text, with ``\\ ; , " :`` escaped in the values; ``T:nopass`` for an open network."""
 
     def esc(value: str) -> str:
         return "".join("\\" + c if c in '\\;,":' else c for c in value)
 
+    if not password:
+        return f"WIFI:T:nopass;S:{esc(ssid)};;"
     return f"WIFI:T:WPA;S:{esc(ssid)};P:{esc(password)};;"

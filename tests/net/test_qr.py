@@ -29,6 +29,12 @@ def test_wifi_code_decodes_with_escaping() -> None:
     assert read(qr_png(payload)) == [payload]
 
 
+def test_open_network_code_says_nopass_and_has_no_password_field() -> None:
+    payload = wifi_payload("Companion:Table", "")
+    assert payload == "WIFI:T:nopass;S:Companion\\:Table;;"
+    assert read(qr_png(payload)) == [payload]
+
+
 def test_terminal_qr_is_square_blocks() -> None:
     lines = qr_terminal("http://10.0.0.2:8080/s/abc").splitlines()
     assert len({len(line) for line in lines}) == 1

@@ -7,10 +7,10 @@ PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
 # Debian packages: venv support, Kivy under X/Xvfb, the browser for the phone-page tests,
-# and the QR decoder the tests use.
-APT_PACKAGES := python3-venv xvfb libgl1-mesa-dri libegl1 libmtdev1 chromium libzbar0 xdotool
+# the QR decoder the tests use, and systemd-analyze for the deploy/ unit checks.
+APT_PACKAGES := python3-venv xvfb libgl1-mesa-dri libegl1 libmtdev1 chromium libzbar0 xdotool systemd
 
-.PHONY: run test apt venv lint clean
+.PHONY: run test apt venv lint clean pi-check
 
 apt:
 	@missing=""; for p in $(APT_PACKAGES); do \
@@ -41,6 +41,11 @@ test: apt venv lint
 
 run: apt venv
 	$(VENV)/bin/companion
+
+# The Pi appliance checked on an emulated Debian bookworm arm64 system (slow; not part of `make test`):
+# the real installer, then the installed app's start screen under an arm64 Xvfb. See deploy/README.md.
+pi-check:
+	@if [ "$$(id -u)" = 0 ]; then deploy/check-arm64.sh; else sudo deploy/check-arm64.sh; fi
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache

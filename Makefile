@@ -34,7 +34,7 @@ venv: $(VENV)/.installed
 lint: venv
 	$(PY) -m ruff check companion hardware ui tests benchmarks
 	$(PY) -m ruff format --check companion hardware ui tests benchmarks
-	$(PY) -m mypy companion/core companion/games companion/app companion/net
+	$(PY) -m mypy companion/core companion/games companion/app companion/net companion/appliance
 
 test: apt venv lint
 	$(PY) -m pytest

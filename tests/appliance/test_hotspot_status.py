@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from companion.app.config import load_config
-from companion.app.i18n import package_texts
+from companion.app.i18n import LANGUAGES, package_texts
 from companion.app.store import Store
 from companion.app.table import Table
 from companion.appliance import hotspot, status
@@ -172,7 +172,9 @@ def test_version_names_the_installed_commit(tmp_path: Path) -> None:
 
 def test_every_appliance_error_has_words_in_every_language() -> None:
     texts = package_texts("companion.appliance")
-    assert set(texts["de"]) == set(texts["en"])
+    assert set(texts) == set(LANGUAGES)
+    for lang in LANGUAGES:
+        assert set(texts[lang]) == set(texts["en"]), lang
     codes = set()
     for source in (ROOT / "companion" / "appliance").glob("*.py"):
         codes |= set(re.findall(r'"(appliance\.[a-z_.]+)"', source.read_text()))

@@ -8,17 +8,11 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import socket
-import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "ui"))
-from driver import AppProcess, xvfb
+from driver import AppProcess
 
 
 class ServiceApp(AppProcess):
@@ -27,14 +21,6 @@ class ServiceApp(AppProcess):
         for key in ("KIVY_LOG_MODE", "KIVY_NO_FILELOG", "KIVY_NO_CONSOLELOG"):
             env.pop(key, None)  # what the app does by itself
         return env
-
-
-@pytest.fixture(scope="module")
-def display() -> Iterator[str]:
-    if shutil.which("Xvfb") is None:
-        pytest.fail("Xvfb is missing: install the Debian package xvfb (make test does)")
-    with xvfb() as name:
-        yield name
 
 
 def test_ready_after_the_window_with_display_facts_and_journal_lines(display: str, tmp_path: Path) -> None:

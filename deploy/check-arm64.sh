@@ -294,6 +294,25 @@ grep -q "STOPPING=1" "$NOTIFY_LOG" && log "ok: STOPPING=1 on SIGTERM"
 grep -q $'\e\[' "$OUT/app.log" && fail "ANSI colour codes in the app's log"
 [ -z "$(ls -A "$ROOT/var/lib/companion/kivy/logs" 2>/dev/null)" ] || fail "Kivy wrote log files under KIVY_HOME/logs"
 log "ok: plain log lines, no Kivy log files"
+# ---------------------------------------------------------------------------- the Desktop image's set-up
+: > "$ROOT/var/log/pi-check/systemctl.log"
+t0=$(date +%s)
+log "install-pi.sh --mode desktop (the same root as a Desktop image: autostart for the user pi)"
+in_root /bin/bash -c 'cd /home/pi/companion && SUDO_USER=pi deploy/install-pi.sh --mode desktop' \
+  > "$OUT/install-desktop.log" 2>&1 || { tail -30 "$OUT/install-desktop.log"; fail "the installer failed (desktop)"; }
+cp "$ROOT/var/log/pi-check/systemctl.log" "$OUT/systemctl-desktop.txt"
+phase "install-pi.sh --mode desktop" $(($(date +%s) - t0))
+expect "autostart entry for pi" "grep -qx 'Exec=/opt/companion/deploy/companion-desktop-start' /home/pi/.config/autostart/companion.desktop"
+# shellcheck disable=SC2016
+expect "autostart entry owned by pi" '[ "$(stat -c %U /home/pi/.config/autostart/companion.desktop)" = pi ]'
+expect "user unit installed, system unit gone" "[ -f /etc/systemd/user/companion.service ] && [ ! -e /etc/systemd/system/companion.service ]"
+expect "pi reads the config (group companion), owns the data" \
+  "id -nG pi | tr ' ' '\n' | grep -qx companion && [ \"\$(stat -c %U /var/lib/companion)\" = pi ]"
+grep -qx "systemctl disable --now companion.service" "$OUT/systemctl-desktop.txt" || fail "the system unit was not disabled"
+in_root /bin/sh -c 'mkdir -p /run/user/1000 && XDG_RUNTIME_DIR=/run/user/1000 systemd-analyze --user verify /etc/systemd/user/companion.service' \
+  > "$OUT/verify-user.txt" 2>&1 || { cat "$OUT/verify-user.txt"; fail "systemd-analyze --user verify"; }
+[ ! -s "$OUT/verify-user.txt" ] || { cat "$OUT/verify-user.txt"; fail "systemd-analyze --user verify printed warnings"; }
+log "ok: desktop set-up; systemd-analyze --user verify companion.service"
 phase "total" $(($(date +%s) - START))
 log "PASSED. Results in $OUT:"
 cat "$TIMES"

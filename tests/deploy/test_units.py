@@ -58,7 +58,10 @@ def test_lite_unit_names_no_groups_and_is_hardened() -> None:
     assert u["Service.ReadWritePaths"] == ["/var/lib/companion"]
     for key in ("NoNewPrivileges", "PrivateTmp", "ProtectHome", "ProtectKernelTunables", "RestrictSUIDSGID"):
         assert u[f"Service.{key}"] == ["yes"], key
-    assert "Service.PrivateDevices" not in u  # the display, touch, GPIO and serial readers live in /dev
+    # The display, touch, GPIO and serial readers live in /dev: nothing may close the device list.
+    # ProtectClock= implies DeviceAllow=char-rtc, which blocks every other device on systemd 252.
+    for key in ("PrivateDevices", "DevicePolicy", "DeviceAllow", "ProtectClock"):
+        assert f"Service.{key}" not in u, key
     assert u["Unit.StartLimitBurst"] and u["Service.Restart"] == ["always"]
 
 

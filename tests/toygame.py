@@ -23,6 +23,7 @@ from companion.core import (
     SetupError,
     UndoRule,
 )
+from companion.core.summary import Line, Player, SetupKey
 
 
 @dataclass(frozen=True)
@@ -138,3 +139,31 @@ class ToyRules:
 
 
 RULES = ToyRules()
+
+
+class ToySummary:
+    """The toy game in words (codes only: the toy has no catalogue, so texts are the codes)."""
+
+    prefix = "toy"
+    bgg_id = 0
+    highest_wins = True
+    no_points = True
+    setup_keys = (SetupKey("target", "int", example="10"),)
+
+    def overview(self, view: JSONObject) -> list[Line]:
+        return [Line("toy.total", {"total": view.get("total")})]
+
+    def status(self, view: JSONObject) -> Line:
+        return Line("toy.turn", {"seat": view.get("turn")})
+
+    def did(self, intent: JSONObject) -> Line:
+        return Line("toy.did", {"kind": intent.get("kind")})
+
+    def choices(self, legal: JSON) -> list[tuple[str, JSONObject]]:
+        return [("toy.add", {"amount": legal})]
+
+    def players(self, view: JSONObject) -> tuple[Player, ...]:
+        return tuple(Player(seat, "", Line("toy.seat", {"seat": seat})) for seat in ("a", "b"))
+
+
+SUMMARY = ToySummary()

@@ -44,24 +44,28 @@ def seat_url(address: str, port: int, token: str) -> str:
     return f"http://{host}:{port}/s/{token}"
 
 
-def _make(text: str) -> Any:
-    qr = qrcode.QRCode(error_correction=qrcode.constants.ERROR_CORRECT_M, border=2, box_size=8)
+ERROR_CORRECTION = {"L": qrcode.constants.ERROR_CORRECT_L, "M": qrcode.constants.ERROR_CORRECT_M}
+
+
+def _make(text: str, error: str = "M") -> Any:
+    """M (15% may be damaged) for short links; L (7%) packs a long one into fewer, bigger modules."""
+    qr = qrcode.QRCode(error_correction=ERROR_CORRECTION[error], border=2, box_size=8)
     qr.add_data(text)
     qr.make(fit=True)
     return qr
 
 
-def qr_png(text: str, box_size: int = 8) -> bytes:
-    qr = _make(text)
+def qr_png(text: str, box_size: int = 8, error: str = "M") -> bytes:
+    qr = _make(text, error)
     qr.box_size = box_size
     buffer = io.BytesIO()
     qr.make_image(fill_color="black", back_color="white").save(buffer)
     return buffer.getvalue()
 
 
-def qr_terminal(text: str) -> str:
+def qr_terminal(text: str, error: str = "M") -> str:
     """A QR code drawn with half-block characters, dark on light, for ``companion serve``."""
-    matrix = _make(text).get_matrix()
+    matrix = _make(text, error).get_matrix()
     rows = []
     for y in range(0, len(matrix), 2):
         top, bottom = matrix[y], matrix[y + 1] if y + 1 < len(matrix) else [False] * len(matrix[y])

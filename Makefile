@@ -7,8 +7,9 @@ PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
 # Debian packages: venv support, Kivy under X/Xvfb, the browser for the phone-page tests,
-# the QR decoder the tests use, and systemd-analyze for the deploy/ unit checks.
-APT_PACKAGES := python3-venv xvfb libgl1-mesa-dri libegl1 libmtdev1 chromium libzbar0 xdotool systemd
+# the QR decoder the tests use, systemd-analyze for the deploy/ unit checks, and tmux for the
+# command-line test in a real terminal.
+APT_PACKAGES := python3-venv xvfb libgl1-mesa-dri libegl1 libmtdev1 chromium libzbar0 xdotool systemd tmux
 
 .PHONY: run test apt venv lint clean pi-check
 

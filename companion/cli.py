@@ -1,16 +1,18 @@
-"""The ``companion`` command.
+"""The ``companion`` command: readable answers for people, ``--json`` for programs.
 
-companion                      start the touchscreen app (same as ``companion run``)
-companion serve                phones only: table core, store and web server, links in the terminal
-companion games                list saved games
-companion new GAME --setup J   start a new game (J: setup JSON or @file)
-companion show --as AUDIENCE   print what one screen sees (table, a seat id, or debug)
-companion do INTENT --as ACTOR submit an intent (JSON) as the table or a seat
-companion undo --as ACTOR      undo the last action, if the rules let ACTOR
+companion                          start the touchscreen app (same as ``companion run``)
+companion serve [--host --port]    phones only: table core, store and web server
+companion games                    list saved games
+companion new GAME key=value ...   start a new game (``companion new GAME`` lists the setup keys)
+companion show --as AUDIENCE       what one screen shows, in words (table, a seat id, or debug)
+companion legal --as ACTOR         what ACTOR may do now: each intent's keys and choices
+companion do KIND key=value ... --as ACTOR   act (or give the intent as JSON); says what happened
+companion undo --as ACTOR          undo the last action, if the rules let ACTOR
+companion history [--csv|--json] [--bgstats ID [--qr]]   finished games; a play for BG Stats
 companion open ID | delete ID | export ID FILE | import FILE
-companion playthrough ID|FILE  every audience's view after every event
-companion doctor | enroll      hardware diagnostics and tag enrollment
-companion status | hotspot     the Pi appliance: service state, the Pi's own Wi-Fi
+companion playthrough ID|FILE      every audience's view after every event
+companion doctor | enroll          hardware diagnostics and tag enrollment
+companion status | hotspot         the Pi appliance: service state, the Pi's own Wi-Fi
 companion --version
 """
 
@@ -18,31 +20,38 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import datetime
 import importlib
 import json
+import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from companion.app import bgstats, readable
 from companion.app.config import Config, load_config
-from companion.app.i18n import LANGUAGES, error_text
+from companion.app.history import History, local_time, to_csv, to_json
+from companion.app.i18n import LANGUAGES, error_text, text
+from companion.app.qr import qr_terminal
 from companion.app.savedgame import build_game, export_game, import_game, load_game, parse_export
 from companion.app.store import Store
-from companion.app.table import NoGame, Table
+from companion.app.table import Ack, NoGame, Table
 from companion.appliance import commands as appliance_commands
 from companion.appliance.version import version_text
 from companion.core.audience import Audience
 from companion.core.errors import CompanionError, MalformedInput
 from companion.core.events import Undo
-from companion.core.jsonvalue import JSON, loads
+from companion.core.game import Game, intent_codec
+from companion.core.jsonvalue import JSON, JSONObject, loads
 from companion.core.playthrough import render, render_entries
+from companion.games import game_names, get_rules, get_summary
 
 
 def _json_arg(value: str) -> JSON:
-    text = Path(value[1:]).read_text("utf-8") if value.startswith("@") else value
+    text_ = Path(value[1:]).read_text("utf-8") if value.startswith("@") else value
     try:
-        return loads(text)
+        return loads(text_)
     except ValueError as exc:
         raise MalformedInput("malformed.json", f"not JSON: {exc}") from None
 
@@ -72,38 +81,166 @@ async def _with_table(config: Config, work: Callable[[Table], Any]) -> Any:
         store.close()
 
 
+def _say(args: argparse.Namespace, code: str, **params: JSON) -> str:
+    return text(code, params, args.language)
+
+
+def _print_json(value: JSON) -> None:
+    print(json.dumps(value, indent=2, ensure_ascii=False))
+
+
+# -- games ------------------------------------------------------------------------------------------
 def cmd_games(args: argparse.Namespace, config: Config) -> int:
     with _store(config) as store:
         current = store.current()
         games = store.games()
-        if not games:
-            print("no saved games")
-        for h in games:
-            mark = "*" if h.id == current else " "
-            print(f"{mark} {h.id:>4}  {h.rules:<22} {h.status:<9} {h.events:>5} events  {h.updated}  {h.title}")
+    if args.json:
+        _print_json(
+            [
+                {
+                    "id": h.id,
+                    "rules": h.rules,
+                    "title": h.title,
+                    "status": h.status,
+                    "events": h.events,
+                    "created": h.created,
+                    "updated": h.updated,
+                    "current": h.id == current,
+                }
+                for h in games
+            ]
+        )
+        return 0
+    if not games:
+        print(_say(args, "cli.games.none"))
+    for h in games:
+        mark = "*" if h.id == current else " "
+        status = _say(args, f"cli.status.{h.status}")
+        when = local_time(h.updated)
+        print(
+            f"{mark} {h.id:>4}  {h.rules:<22} {status:<10} {h.events:>5} {_say(args, 'cli.events')}  {when}  {h.title}"
+        )
     return 0
 
 
 def cmd_new(args: argparse.Namespace, config: Config) -> int:
-    setup = _json_arg(args.setup)
-    if not isinstance(setup, dict):
-        raise MalformedInput("malformed.json", "the setup must be a JSON object")
-    game_id = asyncio.run(_with_table(config, lambda t: t.new_game(args.game, setup, args.title or "")))
-    print(f"game {game_id} started and open")
+    rules_name = args.game
+    get_rules(rules_name)  # an unknown game is refused before anything else
+    summary = get_summary(rules_name)
+    setup: JSONObject = {}
+    if args.setup is not None:
+        given = _json_arg(args.setup)
+        if not isinstance(given, dict):
+            raise MalformedInput("malformed.json", "the setup must be a JSON object")
+        setup.update(given)
+    setup.update(readable.parse_setup(summary, args.keys))
+    missing = readable.missing_setup(summary, setup)
+    if missing:
+        print(
+            _say(args, "cli.new.missing", game=rules_name, keys=", ".join(k.key for k in missing)),
+            file=sys.stderr,
+        )
+        print(_say(args, "cli.new.keys"), file=sys.stderr)
+        print(readable.setup_help(summary, args.language), file=sys.stderr)
+        example = " ".join(f"{k.key}={_quoted(k.example)}" for k in summary.setup_keys if k.required)
+        print(_say(args, "cli.new.example", command=f"companion new {rules_name} {example}"), file=sys.stderr)
+        return 2
+    name = readable.phrase(f"{summary.prefix}.sum.game", {}, args.language)
+    title = args.title or f"{name} {datetime.datetime.now().strftime('%d.%m. %H:%M')}"  # as the touchscreen names it
+    game_id = asyncio.run(_with_table(config, lambda t: t.new_game(rules_name, setup, title)))
+    if args.json:
+        _print_json({"game_id": game_id})
+    else:
+        print(_say(args, "cli.new.started", id=game_id))
     return 0
+
+
+def _quoted(value: str) -> str:
+    return value if value and all(c.isalnum() or c in ",.-_:=>" for c in value) else f"'{value}'"
+
+
+# -- one screen in words --------------------------------------------------------------------------------
+def _load(config: Config, given: int | None) -> tuple[int, str, Game[Any]]:
+    with _store(config) as store:
+        loaded = load_game(store, _game_id(store, given))
+    return loaded.header.id, loaded.header.title, loaded.game
 
 
 def cmd_show(args: argparse.Namespace, config: Config) -> int:
-    with _store(config) as store:
-        loaded = load_game(store, _game_id(store, args.game))
-    print(json.dumps(loaded.game.snapshot(Audience.parse(args.audience)), indent=2, ensure_ascii=False))
+    game_id, title, game = _load(config, args.game)
+    audience = Audience.parse(args.audience)
+    snapshot = game.snapshot(audience)
+    if args.json:
+        _print_json(snapshot)
+        return 0
+    summary = get_summary(game.rules.name)
+    view = snapshot["view"]
+    assert isinstance(view, dict)
+    print(
+        _say(
+            args,
+            "cli.show.header",
+            id=game_id,
+            title=title,
+            game=readable.phrase(f"{summary.prefix}.sum.game", {}, args.language),
+            seq=game.seq,
+            audience=audience.label(),
+        )
+    )
+    print(readable.lines(summary.overview(view), args.language))
+    if not audience.is_debug:
+        kinds = [kind for kind, _ in summary.choices(snapshot["legal"])]
+        if kinds:
+            print(_say(args, "cli.show.may", kinds=", ".join(kinds), actor=audience.label()))
+        if snapshot["can_undo"]:
+            print(_say(args, "cli.show.can_undo"))
     return 0
 
 
-def _submit(args: argparse.Namespace, config: Config, intent_json: JSON | None) -> int:
+def cmd_legal(args: argparse.Namespace, config: Config) -> int:
+    game_id, _title, game = _load(config, args.game)
+    actor = Audience.parse(args.actor)
+    legal = game.rules.legal(game.state, actor)
+    if args.json:
+        _print_json({"game_id": game_id, "seq": game.seq, "legal": legal, "can_undo": game.can_undo(actor)})
+        return 0
+    summary = get_summary(game.rules.name)
+    codec = intent_codec(game.rules)
+    offered = summary.choices(legal)
+    if not offered:
+        print(_say(args, "cli.legal.none", actor=actor.label()))
+    for kind, choices in offered:
+        print(readable.shape(codec, kind))
+        for key, value in choices.items():
+            if value is not None:
+                print(readable.choice_lines(key, value, indent=2))
+    if game.can_undo(actor):
+        print(readable.shape(codec, Undo.kind))
+    print(_say(args, "cli.legal.how", actor=actor.label()))
+    return 0
+
+
+# -- acting -----------------------------------------------------------------------------------------
+def _intent_from(args: argparse.Namespace, config: Config) -> JSONObject:
+    words: list[str] = args.intent
+    if not words:
+        raise MalformedInput("cli.no_intent", "give an intent: KIND key=value ... (see companion legal)")
+    first = words[0]
+    if first.startswith(("{", "@")):
+        if len(words) > 1:
+            raise MalformedInput("cli.json_and_words", "give the intent either as JSON or as key=value words")
+        value = _json_arg(first)
+        if not isinstance(value, dict):
+            raise MalformedInput("malformed.json", "an intent is a JSON object")
+        return value
+    _gid, _title, game = _load(config, args.game)
+    return readable.parse_intent(intent_codec(game.rules), first, words[1:])
+
+
+def _submit(args: argparse.Namespace, config: Config, intent_json: JSONObject | None) -> int:
     actor = Audience.parse(args.actor)
 
-    async def work(table: Table) -> Any:
+    async def work(table: Table) -> Ack:
         if args.game is not None and (table.current is None or table.current.header.id != args.game):
             await table.open_game(args.game)
         if table.current is None:
@@ -115,33 +252,92 @@ def _submit(args: argparse.Namespace, config: Config, intent_json: JSON | None) 
         return await table.submit_json({"seq": seq, "intent": intent_json}, actor, game_id=game_id)
 
     ack = asyncio.run(_with_table(config, work))
-    print(f"ok: game {ack.game_id} is at seq {ack.seq}")
+    _gid, _title, game = _load(config, ack.game_id)
+    if args.json:
+        _print_json({"game_id": ack.game_id, "seq": ack.seq})
+        return 0
+    summary = get_summary(game.rules.name)
+    game_kind = intent_json is not None and not str(intent_json.get("kind", "")).startswith("core.")
+    did = summary.did(intent_json) if intent_json is not None and game_kind else None
+    what = readable.line(did, args.language) if did is not None else _say(args, "cli.did.undo")
+    print(_say(args, "cli.did.ok", what=what, id=ack.game_id, seq=ack.seq))
+    view = game.rules.view(game.state, actor)
+    print(_say(args, "cli.did.now", status=readable.line(summary.status(view), args.language)))
     return 0
 
 
 def cmd_do(args: argparse.Namespace, config: Config) -> int:
-    return _submit(args, config, _json_arg(args.intent))
+    return _submit(args, config, _intent_from(args, config))
 
 
 def cmd_undo(args: argparse.Namespace, config: Config) -> int:
     return _submit(args, config, None)
 
 
+# -- history -------------------------------------------------------------------------------------------
+def cmd_history(args: argparse.Namespace, config: Config) -> int:
+    with _store(config) as store:
+        history = History(store)
+        if args.bgstats is not None:
+            play = history.play(args.bgstats, args.language)
+            plays = [play]
+        else:
+            plays = history.plays(args.language)
+    if args.bgstats is not None:
+        link = bgstats.link(plays[0])
+        if args.json:
+            _print_json({"link": link, "data": bgstats.decode(link)})
+        else:
+            if args.qr:
+                print(qr_terminal(link, error="L"))
+            print(link)
+        return 0
+    if args.csv:
+        sys.stdout.write(to_csv(plays))
+        return 0
+    if args.json:
+        sys.stdout.write(to_json(plays) + "\n")
+        return 0
+    if not plays:
+        print(_say(args, "cli.history.none"))
+    for play in plays:
+        people = []
+        for p in play.players:
+            score = "" if p.score is None else f" {p.score}"
+            mark = " ★" if p.winner else ""
+            people.append(f"{p.label}{score}{mark}")
+        print(
+            _say(
+                args,
+                "cli.history.line",
+                id=play.game_id,
+                when=local_time(play.started),
+                minutes=play.minutes,
+                game=play.game,
+                title=play.title,
+                how=play.how,
+                players=", ".join(people),
+            )
+        )
+    return 0
+
+
+# -- saved games ---------------------------------------------------------------------------------------
 def cmd_open(args: argparse.Namespace, config: Config) -> int:
     with _store(config) as store:
         load_game(store, args.id)  # refuse a game that does not fold
         store.set_current(args.id)
-    print(f"game {args.id} is open")
+    print(_say(args, "cli.open.done", id=args.id))
     return 0
 
 
 def cmd_delete(args: argparse.Namespace, config: Config) -> int:
     if not args.yes:
-        print("deleting a game cannot be undone; repeat with --yes")
+        print(_say(args, "cli.delete.confirm"))
         return 2
     with _store(config) as store:
         store.delete(args.id)
-    print(f"game {args.id} deleted")
+    print(_say(args, "cli.delete.done", id=args.id))
     return 0
 
 
@@ -149,7 +345,7 @@ def cmd_export(args: argparse.Namespace, config: Config) -> int:
     with _store(config) as store:
         data = export_game(store, args.id)
     Path(args.file).write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", "utf-8")
-    print(f"game {args.id} written to {args.file}")
+    print(_say(args, "cli.export.done", id=args.id, file=args.file))
     return 0
 
 
@@ -157,7 +353,7 @@ def cmd_import(args: argparse.Namespace, config: Config) -> int:
     data = _json_arg("@" + args.file)
     with _store(config) as store:
         game_id = import_game(store, data, make_current=args.open)
-    print(f"imported as game {game_id}")
+    print(_say(args, "cli.import.done", id=game_id))
     return 0
 
 
@@ -176,63 +372,114 @@ def cmd_playthrough(args: argparse.Namespace, config: Config) -> int:
     return 0
 
 
+# -- the long-running parts ----------------------------------------------------------------------------
+def _listen(args: argparse.Namespace, config: Config) -> Config:
+    changes: dict[str, Any] = {}
+    if args.host is not None:
+        changes["host"] = args.host
+    if args.port is not None:
+        if not 0 <= args.port <= 65535:
+            raise CompanionError("cli.bad_port", "a port is 0 to 65535", port=args.port)
+        changes["port"] = args.port
+    return Config(**{**config.__dict__, **changes}) if changes else config
+
+
 def cmd_run(args: argparse.Namespace, config: Config) -> int:
     try:
         app = importlib.import_module("ui.app")
     except ImportError as exc:
         print(f"the touchscreen app cannot start here: {exc}", file=sys.stderr)
         return 1
-    result: int = app.main(config)
+    result: int = app.main(_listen(args, config) if "host" in args else config)
     return result
 
 
 def cmd_serve(args: argparse.Namespace, config: Config) -> int:
     serve = importlib.import_module("companion.net.serve")
-    result: int = serve.main(config)
+    result: int = serve.main(_listen(args, config))
     return result
 
 
+# -- the parser ----------------------------------------------------------------------------------------
+GAMES_HELP = ", ".join(game_names())
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="companion", description="Companion: a table companion for board games")
-    parser.add_argument("--config", help="configuration file (TOML)")
-    parser.add_argument("--data-dir", help="where saved games and tags live (overrides the configuration)")
-    parser.add_argument("--lang", choices=LANGUAGES, help="language of messages")
-    parser.add_argument("--version", action="version", version=version_text())
-    sub = parser.add_subparsers(dest="command")
+    parser = argparse.ArgumentParser(
+        prog="companion",
+        description="Companion: a table companion for board games. Without a command: the touchscreen app.",
+        epilog="Answers are in words for people; --json (where offered) prints them for programs.",
+    )
+    parser.add_argument("--version", action="version", version=version_text(), help="print the version and exit")
+    parser.add_argument("--config", metavar="FILE", help="configuration file (TOML); default: see deploy/README.md")
+    parser.add_argument(
+        "--data-dir", metavar="DIR", help="where saved games and tags live (overrides the configuration)"
+    )
+    parser.add_argument("--lang", choices=LANGUAGES, help="language of the answers (default: the configuration's)")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", help="what to do (default: run)")
 
     def add(name: str, func: Callable[[argparse.Namespace, Config], int], help: str) -> argparse.ArgumentParser:
-        p = sub.add_parser(name, help=help)
+        p = sub.add_parser(name, help=help, description=help[:1].upper() + help[1:] + ".")
         p.set_defaults(func=func)
         return p
 
-    add("run", cmd_run, "start the touchscreen app (the default)")
-    add("serve", cmd_serve, "serve phones without a touchscreen")
-    add("games", cmd_games, "list saved games")
-    p = add("new", cmd_new, "start a new game")
-    p.add_argument("game", help="scotland_yard, victorian_masterminds or mykerinos")
-    p.add_argument("--setup", default="{}", help="setup JSON, or @file")
+    def listen(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--host", help="address to listen on for phones (default: [server] host, 0.0.0.0)")
+        p.add_argument("--port", type=int, help="port for phones (default: [server] port, 8080; 0 = any free)")
+
+    def game_arg(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--game", type=int, metavar="ID", help="a saved game's id (default: the open game)")
+
+    def json_arg(p: argparse.ArgumentParser, what: str) -> None:
+        p.add_argument("--json", action="store_true", help=f"print {what} as JSON")
+
+    listen(add("run", cmd_run, "start the touchscreen app (the default)"))
+    listen(add("serve", cmd_serve, "serve phones without a touchscreen"))
+    json_arg(add("games", cmd_games, "list saved games"), "the list")
+    p = add("new", cmd_new, "start a new game and make it the open one")
+    p.add_argument("game", help=f"the game: {GAMES_HELP}")
+    p.add_argument("keys", nargs="*", metavar="key=value", help="setup, e.g. detectives=Dora,Emil (without: the list)")
+    p.add_argument("--setup", metavar="JSON", help="the setup as JSON, or @file (key=value words add to it)")
     p.add_argument("--title", help="a name for the saved game")
-    p = add("show", cmd_show, "print one screen's view")
-    p.add_argument("--as", dest="audience", required=True, help="table, a seat id (e.g. mrx, d1), or debug")
-    p.add_argument("--game", type=int)
-    for name, func, helptext in (("do", cmd_do, "submit an intent"), ("undo", cmd_undo, "undo the last action")):
+    json_arg(p, "the new game's id")
+    p = add("show", cmd_show, "print what one screen shows, in words")
+    p.add_argument("--as", dest="audience", required=True, help="table, a seat id (e.g. mrx, d1, p1, blue), or debug")
+    game_arg(p)
+    json_arg(p, "the screen's whole snapshot (view, legal, can_undo)")
+    p = add("legal", cmd_legal, "list what one seat or the table may do now")
+    p.add_argument("--as", dest="actor", required=True, help="table or a seat id")
+    game_arg(p)
+    json_arg(p, "the rules' legal value")
+    for name, func, helptext in (("do", cmd_do, "act: submit an intent"), ("undo", cmd_undo, "undo the last action")):
         p = add(name, func, helptext)
         if name == "do":
-            p.add_argument("intent", help='intent JSON, e.g. {"kind": "sy.move", ...}, or @file')
-        p.add_argument("--as", dest="actor", required=True, help="table or a seat id")
-        p.add_argument("--game", type=int)
+            p.add_argument(
+                "intent",
+                nargs="+",
+                metavar="KIND key=value",
+                help="e.g. sy.move figure=D1 ticket=taxi station=69 (see companion legal); or JSON, or @file",
+            )
+        p.add_argument("--as", dest="actor", required=True, help="who acts: table or a seat id")
+        game_arg(p)
         p.add_argument("--seq", type=int, help="the state you saw (default: the current one)")
-    p = add("open", cmd_open, "make a saved game the current one")
-    p.add_argument("id", type=int)
+        json_arg(p, "the acknowledgement")
+    p = add("history", cmd_history, "list finished games (date, duration, players, scores, winners)")
+    form = p.add_mutually_exclusive_group()
+    form.add_argument("--csv", action="store_true", help="print CSV, one row per player of every game")
+    form.add_argument("--json", action="store_true", help="print JSON")
+    p.add_argument("--bgstats", type=int, metavar="ID", help="print the BG Stats link of finished game ID")
+    p.add_argument("--qr", action="store_true", help="with --bgstats: also draw its QR code to scan with BG Stats")
+    p = add("open", cmd_open, "make a saved game the open one")
+    p.add_argument("id", type=int, help="the saved game's id (see companion games)")
     p = add("delete", cmd_delete, "delete a saved game")
-    p.add_argument("id", type=int)
-    p.add_argument("--yes", action="store_true")
-    p = add("export", cmd_export, "write a game to a JSON file")
-    p.add_argument("id", type=int)
-    p.add_argument("file")
+    p.add_argument("id", type=int, help="the saved game's id (see companion games)")
+    p.add_argument("--yes", action="store_true", help="really delete it (it cannot be undone)")
+    p = add("export", cmd_export, "write a game to a JSON file (every secret included: a backup)")
+    p.add_argument("id", type=int, help="the saved game's id")
+    p.add_argument("file", help="the file to write")
     p = add("import", cmd_import, "read a game from a JSON file")
-    p.add_argument("file")
-    p.add_argument("--open", action="store_true", help="make it the current game")
+    p.add_argument("file", help="a file written by companion export")
+    p.add_argument("--open", action="store_true", help="make it the open game")
     p = add("playthrough", cmd_playthrough, "every audience's view after every event")
     p.add_argument("source", help="a saved game id or an exported file")
     p.add_argument("--as", dest="audiences", help="only these audiences, comma separated (e.g. table,d1)")
@@ -256,9 +503,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.data_dir:
             config = Config(**{**config.__dict__, "data_dir": Path(args.data_dir)})
         lang = args.lang or config.language
+        args.language = lang
         func = getattr(args, "func", cmd_run)
         result: int = func(args, config)
+        sys.stdout.flush()
         return result
+    except BrokenPipeError:
+        # `companion show | head`: the reader left. Say nothing more, and let Python's own flush
+        # at exit go nowhere instead of printing a traceback.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
     except CompanionError as exc:
         # The command line composes every part, so it knows every part's texts.
         words = error_text(exc, lang, extra=("hardware", "companion.appliance"))

@@ -37,7 +37,7 @@ async def finish(table: Table, rules: str, seed: int) -> int:
     while table.game is not None and table.game.outcome() is None:
         choice = choose(table.game, rng)
         assert choice is not None
-        await table.submit(choice[0], choice[1], table.seq)
+        await table.submit(choice[0], choice[1], table.seq, game_id=game_id)
     return game_id
 
 
@@ -47,10 +47,12 @@ async def capture_in_round_one(table: Table) -> int:
     Rulebook (basic game): "Mister X ist gefasst, wenn ein Detektiv auf das Feld zieht, auf dem
     sich Mister X befindet" – Mister X is caught when a detective moves onto his station."""
     game_id = await table.new_game("scotland_yard", {"mister_x": "Xavier", "detectives": ["Dora"]}, "Quick")
-    await table.submit(PlaceDetectives((("D1", 13), ("D2", 26), ("B1", 29), ("B2", 34))), TABLE, table.seq)
-    await table.submit(PlaceX(51), Audience.of_seat("mrx"), table.seq)
-    await table.submit(XMove("taxi", 67), Audience.of_seat("mrx"), table.seq)
-    await table.submit(Move("D1", "underground", 67), TABLE, table.seq)
+    await table.submit(
+        PlaceDetectives((("D1", 13), ("D2", 26), ("B1", 29), ("B2", 34))), TABLE, table.seq, game_id=game_id
+    )
+    await table.submit(PlaceX(51), Audience.of_seat("mrx"), table.seq, game_id=game_id)
+    await table.submit(XMove("taxi", 67), Audience.of_seat("mrx"), table.seq, game_id=game_id)
+    await table.submit(Move("D1", "underground", 67), TABLE, table.seq, game_id=game_id)
     return game_id
 
 
@@ -72,7 +74,7 @@ def test_finished_games_of_every_box_are_in_the_history_with_scores_and_winners(
     async def work(table: Table) -> list[int]:
         ids = [await finish(table, rules, 3) for rules in ("scotland_yard", "victorian_masterminds", "mykerinos")]
         running = await table.new_game("scotland_yard", {"detectives": ["Ann"]}, "still playing")
-        await table.submit(DrawStart(), TABLE, table.seq)
+        await table.submit(DrawStart(), TABLE, table.seq, game_id=running)
         return [*ids, running]
 
     sy, vm, myk, _running = run(tmp_path, work)

@@ -110,7 +110,7 @@ class Hotspot:
 
 def add_commands(subparsers: Any) -> None:
     p = subparsers.add_parser("hotspot", help="the Pi's own Wi-Fi for the phones (NetworkManager)")
-    p.add_argument("action", choices=("on", "off", "status"))
+    p.add_argument("action", choices=("on", "off", "status"), help="on: open the network, off: close it, status: tell")
     p.add_argument("--ssid", help="store this network name in the configuration first")
     p.add_argument("--password", help="store this password (8-63 characters) in the configuration first")
     p.add_argument("--open", action="store_true", help="store an empty password: an open network")

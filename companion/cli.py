@@ -14,6 +14,10 @@ companion playthrough ID|FILE      every audience's view after every event
 companion doctor | enroll          hardware diagnostics and tag enrollment
 companion status | hotspot         the Pi appliance: service state, the Pi's own Wi-Fi
 companion --version
+
+One writer per data directory: ``run`` and ``serve`` hold its lock (a second one is refused). While
+one of them runs, ``new``, ``do``, ``undo``, ``open``, ``delete`` and ``import`` act through it (see
+``companion/app/writer.py``); the reading commands read the saved games directly.
 """
 
 from __future__ import annotations
@@ -27,7 +31,7 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from companion.app import bgstats, readable
 from companion.app.config import Config, load_config
@@ -37,6 +41,7 @@ from companion.app.qr import qr_terminal
 from companion.app.savedgame import build_game, export_game, import_game, load_game, parse_export
 from companion.app.store import Store
 from companion.app.table import Ack, NoGame, Table
+from companion.app.writer import WriterLock, ask_running_app
 from companion.appliance import commands as appliance_commands
 from companion.appliance.version import version_text
 from companion.core.audience import Audience
@@ -46,6 +51,8 @@ from companion.core.game import Game, intent_codec
 from companion.core.jsonvalue import JSON, JSONObject, loads
 from companion.core.playthrough import render, render_entries
 from companion.games import game_names, get_rules, get_summary
+
+T = TypeVar("T")
 
 
 def _json_arg(value: str) -> JSON:
@@ -87,6 +94,29 @@ def _say(args: argparse.Namespace, code: str, **params: JSON) -> str:
 
 def _print_json(value: JSON) -> None:
     print(json.dumps(value, indent=2, ensure_ascii=False))
+
+
+def _writing(config: Config, offline: Callable[[], T], request: JSONObject) -> tuple[T | JSONObject, bool]:
+    """Run a writing command here while holding the data directory's lock or, while ``run`` or
+    ``serve`` holds it, send ``request`` to that running app (which refuses or acts). Returns the
+    result and whether the running app did it."""
+    lock = WriterLock(config.data_dir)
+    if lock.try_acquire("cli"):
+        try:
+            return offline(), False
+        finally:
+            lock.release()
+    return ask_running_app(lock, request), True
+
+
+def _done(args: argparse.Namespace, words: str, through_app: bool, data: JSONObject) -> None:
+    """A writing command's answer (saying so when the running app did it)."""
+    if getattr(args, "json", False):
+        _print_json({**data, "through_app": through_app})
+        return
+    print(words)
+    if through_app:
+        print(_say(args, "cli.through_app"))
 
 
 # -- games ------------------------------------------------------------------------------------------
@@ -147,11 +177,13 @@ def cmd_new(args: argparse.Namespace, config: Config) -> int:
         return 2
     name = readable.phrase(f"{summary.prefix}.sum.game", {}, args.language)
     title = args.title or f"{name} {datetime.datetime.now().strftime('%d.%m. %H:%M')}"  # as the touchscreen names it
-    game_id = asyncio.run(_with_table(config, lambda t: t.new_game(rules_name, setup, title)))
-    if args.json:
-        _print_json({"game_id": game_id})
-    else:
-        print(_say(args, "cli.new.started", id=game_id))
+    result, through_app = _writing(
+        config,
+        lambda: asyncio.run(_with_table(config, lambda t: t.new_game(rules_name, setup, title))),
+        {"op": "new", "rules": rules_name, "setup": setup, "title": title},
+    )
+    game_id = result["game_id"] if isinstance(result, dict) else result
+    _done(args, _say(args, "cli.new.started", id=game_id), through_app, {"game_id": game_id})
     return 0
 
 
@@ -251,11 +283,21 @@ def _submit(args: argparse.Namespace, config: Config, intent_json: JSONObject | 
             return await table.submit(Undo(), actor, seq, game_id=game_id)
         return await table.submit_json({"seq": seq, "intent": intent_json}, actor, game_id=game_id)
 
-    ack = asyncio.run(_with_table(config, work))
+    request: JSONObject = {
+        "op": "do",
+        "actor": args.actor,
+        "intent": intent_json,
+        "seq": args.seq,
+        "game_id": args.game,
+    }
+    result, through_app = _writing(config, lambda: asyncio.run(_with_table(config, work)), request)
+    ack = Ack(int(str(result["game_id"])), int(str(result["seq"]))) if isinstance(result, dict) else result
     _gid, _title, game = _load(config, ack.game_id)
     if args.json:
-        _print_json({"game_id": ack.game_id, "seq": ack.seq})
+        _print_json({"game_id": ack.game_id, "seq": ack.seq, "through_app": through_app})
         return 0
+    if through_app:
+        print(_say(args, "cli.through_app"))
     summary = get_summary(game.rules.name)
     game_kind = intent_json is not None and not str(intent_json.get("kind", "")).startswith("core.")
     did = summary.did(intent_json) if intent_json is not None and game_kind else None
@@ -324,10 +366,13 @@ def cmd_history(args: argparse.Namespace, config: Config) -> int:
 
 # -- saved games ---------------------------------------------------------------------------------------
 def cmd_open(args: argparse.Namespace, config: Config) -> int:
-    with _store(config) as store:
-        load_game(store, args.id)  # refuse a game that does not fold
-        store.set_current(args.id)
-    print(_say(args, "cli.open.done", id=args.id))
+    def offline() -> None:
+        with _store(config) as store:
+            load_game(store, args.id)  # refuse a game that does not fold
+            store.set_current(args.id)
+
+    _result, through_app = _writing(config, offline, {"op": "open", "game_id": args.id})
+    _done(args, _say(args, "cli.open.done", id=args.id), through_app, {"game_id": args.id})
     return 0
 
 
@@ -335,9 +380,13 @@ def cmd_delete(args: argparse.Namespace, config: Config) -> int:
     if not args.yes:
         print(_say(args, "cli.delete.confirm"))
         return 2
-    with _store(config) as store:
-        store.delete(args.id)
-    print(_say(args, "cli.delete.done", id=args.id))
+
+    def offline() -> None:
+        with _store(config) as store:
+            store.delete(args.id)
+
+    _result, through_app = _writing(config, offline, {"op": "delete", "game_id": args.id})
+    _done(args, _say(args, "cli.delete.done", id=args.id), through_app, {"game_id": args.id})
     return 0
 
 
@@ -351,9 +400,14 @@ def cmd_export(args: argparse.Namespace, config: Config) -> int:
 
 def cmd_import(args: argparse.Namespace, config: Config) -> int:
     data = _json_arg("@" + args.file)
-    with _store(config) as store:
-        game_id = import_game(store, data, make_current=args.open)
-    print(_say(args, "cli.import.done", id=game_id))
+
+    def offline() -> int:
+        with _store(config) as store:
+            return import_game(store, data, make_current=args.open)
+
+    result, through_app = _writing(config, offline, {"op": "import", "data": data, "open": bool(args.open)})
+    game_id = result["game_id"] if isinstance(result, dict) else result
+    _done(args, _say(args, "cli.import.done", id=game_id), through_app, {"game_id": game_id})
     return 0
 
 

@@ -23,6 +23,7 @@ import signal
 from typing import Any
 
 from companion.app.config import Config
+from companion.app.writer import WriterLock
 from companion.core.errors import CompanionError
 from hardware.system import on_raspberry_pi
 
@@ -61,17 +62,20 @@ def prepare_kivy(fullscreen: bool) -> None:
         KivyConfig.set("input", "mouse", "mouse,multitouch_on_demand")
 
 
-async def run(config: Config, fullscreen: bool = False) -> int:
+async def run(config: Config, fullscreen: bool = False, lock: WriterLock | None = None) -> int:
     from companion.app.seats import SeatLinks
     from companion.app.store import Store
     from companion.app.table import Table
+    from companion.app.writer import CommandServer
     from companion.net.server import PhoneServer
     from ui.controller import Controller
 
-    config.data_dir.mkdir(parents=True, exist_ok=True)
+    lock = lock if lock is not None else WriterLock(config.data_dir).acquire("run")
     store = Store(config.store_path)
     table = Table(store)
     await table.start()
+    commands = CommandServer(table, lock)  # the command line's writing commands act through us
+    await commands.start()
     links = SeatLinks(store)
     ctl = Controller(config, store, table, links)
     await ctl.load()
@@ -131,15 +135,21 @@ async def run(config: Config, fullscreen: bool = False) -> int:
             await inputs.aclose()
         if runner is not None:
             await runner.cleanup()
+        await commands.close()
         await table.stop()
         store.close()
     return 0
 
 
 def main(config: Config) -> int:
-    from companion.appliance.logs import setup_logging
+    # First of all, before any window: one writer per data directory (a second one is refused).
+    lock = WriterLock(config.data_dir).acquire("run")
+    try:
+        from companion.appliance.logs import setup_logging
 
-    setup_logging()  # before Kivy: Python logging only (to the journal under systemd), no Kivy log files
-    fullscreen = fullscreen_wanted()
-    prepare_kivy(fullscreen)
-    return asyncio.run(run(config, fullscreen))
+        setup_logging()  # before Kivy: Python logging only (to the journal under systemd), no Kivy log files
+        fullscreen = fullscreen_wanted()
+        prepare_kivy(fullscreen)
+        return asyncio.run(run(config, fullscreen, lock))
+    finally:
+        lock.release()

@@ -164,9 +164,14 @@ class Table:
         seq = message["seq"]
         if isinstance(seq, bool) or not isinstance(seq, int):
             raise MalformedInput("malformed.field", "seq must be an integer", field="seq", expected="integer")
-        self._check_game(game_id)  # decode with the right game's codec (checked again at decide time)
-        intent = self.intent_codec().decode(message["intent"])
+        intent = self.decode_intent(message["intent"], game_id)
         return await self.submit(intent, actor, seq, game_id=game_id)
+
+    def decode_intent(self, data: JSON, game_id: int) -> Intent:
+        """An untrusted intent's JSON, decoded with game ``game_id``'s codec (which must be open now;
+        the game is checked again when the intent's turn comes)."""
+        self.check_game(game_id)
+        return self.intent_codec().decode(data)
 
     def submit_threadsafe(
         self, intent: Intent, actor: Audience, seq: int | None = None, *, game_id: int
@@ -174,7 +179,8 @@ class Table:
         """For gpiozero and serial threads: hand the intent to the loop and return at once."""
         return asyncio.run_coroutine_threadsafe(self.submit(intent, actor, seq, game_id=game_id), self.loop)
 
-    def _check_game(self, game_id: int) -> LoadedGame:
+    def check_game(self, game_id: int) -> LoadedGame:
+        """The open game, if it is ``game_id``; else refuse (``table.no_game`` / ``table.other_game``)."""
         if self.current is None:
             raise NoGame("table.no_game", "no game is open")
         if self.current.header.id != game_id:
@@ -182,7 +188,7 @@ class Table:
         return self.current
 
     async def _process(self, intent: Intent, actor: Audience, seq: int | None, game_id: int) -> Ack:
-        loaded = self._check_game(game_id)
+        loaded = self.check_game(game_id)
         game = loaded.game
         events = game.decide(intent, actor, game.seq if seq is None else seq)
         if events:

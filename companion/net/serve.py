@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import signal
 import sys
 from typing import TextIO
@@ -21,9 +22,11 @@ from companion.app.qr import phone_address, qr_terminal, seat_url
 from companion.app.seats import TABLE_SEAT, SeatLinks
 from companion.app.store import Store
 from companion.app.table import Table
+from companion.app.writer import CommandServer, WriterLock
 from companion.appliance.hooks import start_heartbeat
 from companion.appliance.logs import setup_logging
 from companion.appliance.status import status_line
+from companion.core.errors import CompanionError
 from companion.core.jsonvalue import JSONObject
 from companion.net.server import PhoneServer
 
@@ -70,21 +73,31 @@ async def show_codes(table: Table, links: SeatLinks, address: str, port: int) ->
             print(CLEAR, end="", flush=True)
 
 
-async def serve(config: Config) -> None:
-    config.data_dir.mkdir(parents=True, exist_ok=True)
+async def serve(config: Config, lock: WriterLock | None = None) -> None:
+    """Serve phones (and the box's hardware) until SIGINT/SIGTERM. ``lock``: this data directory's
+    writer lock, already held (``main`` takes it; taken here when not given)."""
+    lock = lock if lock is not None else WriterLock(config.data_dir).acquire("serve")
     store = Store(config.store_path)
     table = Table(store)
     await table.start()
     inputs: HardwareInputs | None = None
+    commands = CommandServer(table, lock)
     try:  # buttons, lights and tag readers from [hardware] (mode auto: simulated twins off a Pi)
+        await commands.start()
         inputs = HardwareInputs.open(table, config)
         inputs.router.listen(_print_notice)
         links = SeatLinks(store)
         server = PhoneServer(table, links, language=lambda: config.language)
-        runner, port = await server.start(config.host, config.port)
+        try:
+            runner, port = await server.start(config.host, config.port)
+        except OSError as exc:
+            if exc.errno != errno.EADDRINUSE:
+                raise
+            raise CompanionError("net.port_taken", f"port {config.port} is in use", port=config.port) from None
     except BaseException:
         if inputs is not None:
             await inputs.aclose()
+        await commands.close()
         await table.stop()
         store.close()
         raise
@@ -92,14 +105,14 @@ async def serve(config: Config) -> None:
     if hw.buttons is not None or hw.readers:
         print(f"Hardware ({hw.mode}): {len(hw.config.buttons)} buttons, {len(hw.readers)} tag readers")
     address = phone_address(config.public_address)
-    print(f"Companion is serving phones on http://{address}:{port} (Ctrl-C to stop)")
+    print(f"Companion is serving phones on http://{address}:{port} (Ctrl-C to stop)", flush=True)
     codes: asyncio.Task[None] | None = None
     if sys.stdin.isatty():
         codes = asyncio.create_task(show_codes(table, links, address, port))
     else:
         # No terminal to take turns at (e.g. a service log): list the seats, never their links.
         await print_links(table, links)
-        print("Run `companion serve` at a terminal, or use the touchscreen, to show the seats' QR codes.")
+        print("Run `companion serve` at a terminal, or use the touchscreen, to show the seats' QR codes.", flush=True)
     beat = start_heartbeat(config.data_dir, lambda: status_line(table, server))  # systemd: ready, status, watchdog
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -115,6 +128,7 @@ async def serve(config: Config) -> None:
             codes.cancel()
         await runner.cleanup()
         await inputs.aclose()
+        await commands.close()
         await table.stop()
         store.close()
 
@@ -126,6 +140,11 @@ def _print_notice(message: JSONObject) -> None:
 
 
 def main(config: Config) -> int:
-    setup_logging()
-    asyncio.run(serve(config))
+    # First of all: one writer per data directory (a second `serve` or `run` is refused here).
+    lock = WriterLock(config.data_dir).acquire("serve")
+    try:
+        setup_logging()
+        asyncio.run(serve(config, lock))
+    finally:
+        lock.release()
     return 0

@@ -22,6 +22,8 @@ ERROR_NAMES = {
     "StoreError",
     "ConfigError",
     "NoGame",
+    "OtherGame",
+    "AppRunning",
 }
 HELPERS = {"_refusal", "_text"}  # companion/net/server.py helpers that take a code
 

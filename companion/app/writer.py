@@ -1,0 +1,319 @@
+"""One writer per data directory, across processes.
+
+``companion run`` and ``companion serve`` hold an exclusive lock on ``<data dir>/companion.lock``
+for as long as they run (``flock``: the kernel lets go when the process ends, even by SIGKILL or a
+power cut). A second ``run``/``serve`` on the same saved games is refused with a message saying
+what to do. The command line's writing commands (``new``, ``do``, ``undo``, ``open``, ``delete``,
+``import``) take the same lock while they work when nothing runs; while the app runs they act
+**through it**: they send their request over a local Unix socket that only the same user can open
+(mode 0600, and the peer's user id is checked), and the running table decides it like any other
+input. When that is not possible (another user's service), they refuse with a message.
+
+The lock file holds one JSON line ``{"pid", "role", "socket"}`` describing its holder. The socket
+speaks one JSON object per line each way:
+
+- ``{"op": "status"}`` → ``{"ok": true, "pid", "role", "game_id", "title", "seq"}``
+- ``{"op": "new", "rules", "setup", "title"}`` → ``{"ok": true, "game_id"}``
+- ``{"op": "do", "actor", "intent" (null: undo), "seq" (null: now), "game_id" (null: the open game)}``
+  → ``{"ok": true, "game_id", "seq"}``
+- ``{"op": "open" | "delete", "game_id"}``, ``{"op": "import", "data", "open"}`` → ``{"ok": true, ...}``
+- any refusal → ``{"ok": false, "code", "params", "message"}`` (a :class:`CompanionError`)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import errno
+import fcntl
+import hashlib
+import json
+import logging
+import os
+import socket
+import struct
+import tempfile
+from pathlib import Path
+from typing import Any, TextIO
+
+from companion.app.savedgame import import_game
+from companion.app.table import Table
+from companion.core.audience import Audience
+from companion.core.errors import CompanionError, MalformedInput
+from companion.core.events import Undo
+from companion.core.jsonvalue import JSON, JSONObject
+
+log = logging.getLogger(__name__)
+
+LOCK_NAME = "companion.lock"
+SOCKET_NAME = "companion.sock"
+MAX_REQUEST = 16 * 1024 * 1024  # one request line (an imported game file can be large)
+SOCKET_PATH_MAX = 100  # AF_UNIX paths are limited to 107 bytes on Linux
+
+
+class AppRunning(CompanionError):
+    """Another process is the writer of these saved games."""
+
+    default_code = "writer.running"
+
+
+class WriterLock:
+    """The data directory's writer lock (``acquire`` to hold it, ``holder`` to see who does)."""
+
+    def __init__(self, data_dir: Path) -> None:
+        self.data_dir = Path(data_dir)
+        self.path = self.data_dir / LOCK_NAME
+        self._fd: int | None = None
+        self.role = ""
+
+    @property
+    def held(self) -> bool:
+        return self._fd is not None
+
+    def try_acquire(self, role: str) -> bool:
+        """Take the lock if nobody holds it; ``False`` if another process does."""
+        try:
+            self.data_dir.mkdir(parents=True, exist_ok=True)
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        except PermissionError:
+            # Another user's directory (e.g. the service's): we cannot write here, so we cannot be the writer.
+            return False
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError as exc:
+            os.close(fd)
+            if exc.errno in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
+                return False
+            raise
+        self._fd, self.role = fd, role
+        self._write({"pid": os.getpid(), "role": role, "socket": None})
+        return True
+
+    def acquire(self, role: str) -> WriterLock:
+        """Take the lock or raise :class:`AppRunning` naming the holder and what to do."""
+        if not self.try_acquire(role):
+            raise running_error(self.holder())
+        return self
+
+    def announce(self, socket_path: Path) -> None:
+        """Tell other commands where the running app listens."""
+        self._write({"pid": os.getpid(), "role": self.role, "socket": str(socket_path)})
+
+    def holder(self) -> JSONObject:
+        """What the lock file says about its holder (``{}`` if it cannot be read)."""
+        try:
+            data = json.loads(self.path.read_text("utf-8") or "{}")
+        except (OSError, ValueError):
+            return {}
+        return data if isinstance(data, dict) else {}
+
+    def release(self) -> None:
+        if self._fd is not None:
+            with contextlib.suppress(OSError):
+                os.ftruncate(self._fd, 0)
+            os.close(self._fd)  # closing the descriptor lets go of the lock
+            self._fd = None
+
+    def __enter__(self) -> WriterLock:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.release()
+
+    def _write(self, data: JSONObject) -> None:
+        assert self._fd is not None
+        raw = (json.dumps(data) + "\n").encode("utf-8")
+        os.ftruncate(self._fd, 0)
+        os.pwrite(self._fd, raw, 0)
+
+
+def running_error(holder: JSONObject) -> AppRunning:
+    pid = holder.get("pid")
+    role = holder.get("role")
+    return AppRunning(
+        "writer.running",
+        f"Companion already runs for these saved games (`companion {role or 'run'}`, process {pid or '?'})",
+        pid=pid if isinstance(pid, int) else "?",
+        command=f"companion {role}" if isinstance(role, str) and role else "companion",
+    )
+
+
+def socket_path_for(data_dir: Path) -> Path:
+    """Where the app listens: in the data directory, or (a path too long for a Unix socket) in a
+    private folder of this user's under the temporary directory."""
+    direct = Path(data_dir).resolve() / SOCKET_NAME
+    if len(os.fsencode(direct)) <= SOCKET_PATH_MAX:
+        return direct
+    private = Path(tempfile.gettempdir()) / f"companion-{os.getuid()}"
+    private.mkdir(mode=0o700, exist_ok=True)
+    info = private.lstat()
+    if info.st_uid != os.getuid() or info.st_mode & 0o077:
+        raise CompanionError("writer.socket_dir", f"{private} is not a private folder of this user", path=str(private))
+    digest = hashlib.sha256(os.fsencode(Path(data_dir).resolve())).hexdigest()[:20]
+    return private / f"{digest}.sock"
+
+
+# -- the running app's side ------------------------------------------------------------------------
+
+
+class CommandServer:
+    """The running app's local socket: the command line's writing commands, decided by the table."""
+
+    def __init__(self, table: Table, lock: WriterLock) -> None:
+        self.table = table
+        self.lock = lock
+        self.path = socket_path_for(lock.data_dir)
+        self._server: asyncio.AbstractServer | None = None
+
+    async def start(self) -> None:
+        with contextlib.suppress(FileNotFoundError):
+            self.path.unlink()  # a socket left by a process that was killed (we hold the lock now)
+        old = os.umask(0o177)  # born 0600: nobody else can connect, not even between bind and chmod
+        try:
+            self._server = await asyncio.start_unix_server(self._client, path=str(self.path), limit=MAX_REQUEST)
+        finally:
+            os.umask(old)
+        os.chmod(self.path, 0o600)
+        self.lock.announce(self.path)
+        log.info("commands from this user's terminal are taken on %s", self.path)
+
+    async def close(self) -> None:
+        if self._server is not None:
+            self._server.close()
+            with contextlib.suppress(Exception):
+                await self._server.wait_closed()
+            self._server = None
+        with contextlib.suppress(FileNotFoundError):
+            self.path.unlink()
+
+    async def _client(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            if not _same_user(writer):
+                log.warning("refused a local command from another user")
+                return
+            line = await reader.readline()
+            reply = await self.answer(line)
+            writer.write((json.dumps(reply, ensure_ascii=False) + "\n").encode("utf-8"))
+            await writer.drain()
+        except (ConnectionError, asyncio.IncompleteReadError, asyncio.LimitOverrunError, ValueError):
+            pass  # the terminal went away or sent too much: nothing was done
+        except Exception:
+            log.exception("a local command failed")
+        finally:
+            writer.close()
+            with contextlib.suppress(Exception):
+                await writer.wait_closed()
+
+    async def answer(self, line: bytes) -> JSONObject:
+        try:
+            try:
+                request = json.loads(line)
+            except ValueError:
+                raise MalformedInput("malformed.json", "a request is one JSON object per line") from None
+            if not isinstance(request, dict):
+                raise MalformedInput("malformed.envelope", "a request is a JSON object")
+            return {"ok": True, **(await self._do(request))}
+        except CompanionError as exc:
+            return {"ok": False, **exc.to_json(), "message": exc.message}
+
+    async def _do(self, request: dict[str, Any]) -> JSONObject:
+        table = self.table
+        op = request.get("op")
+        if op == "status":
+            current = table.current
+            return {
+                "pid": os.getpid(),
+                "role": self.lock.role,
+                "game_id": current.header.id if current else None,
+                "title": current.header.title if current else None,
+                "seq": table.seq if current else None,
+            }
+        if op == "new":
+            rules, setup, title = request.get("rules"), request.get("setup"), request.get("title", "")
+            if not isinstance(rules, str) or not isinstance(setup, dict) or not isinstance(title, str):
+                raise MalformedInput("malformed.envelope", "new needs rules, setup and title")
+            return {"game_id": await table.new_game(rules, setup, title)}
+        if op == "do":
+            return await self._submit(request)
+        if op in ("open", "delete"):
+            game_id = _int(request.get("game_id"), "game_id")
+            await (table.open_game(game_id) if op == "open" else table.delete_game(game_id))
+            return {"game_id": game_id}
+        if op == "import":
+            make_current = request.get("open") is True
+            game_id = await asyncio.to_thread(import_game, table.store, request.get("data"), False)
+            if make_current:
+                await table.open_game(game_id)
+            return {"game_id": game_id}
+        raise MalformedInput("malformed.unknown_kind", "unknown request", field="op")
+
+    async def _submit(self, request: dict[str, Any]) -> JSONObject:
+        actor_label = request.get("actor")
+        if not isinstance(actor_label, str) or not actor_label:
+            raise MalformedInput("malformed.field", "actor must be a string", field="actor", expected="string")
+        actor = Audience.parse(actor_label)
+        given = request.get("game_id")
+        current = self.table.current
+        game_id = _int(given, "game_id") if given is not None else (current.header.id if current else 0)
+        seq = request.get("seq")
+        seq = None if seq is None else _int(seq, "seq")
+        data = request.get("intent")
+        intent = Undo() if data is None else self.table.decode_intent(data, game_id)
+        ack = await self.table.submit(intent, actor, seq, game_id=game_id)
+        return {"game_id": ack.game_id, "seq": ack.seq}
+
+
+def _int(value: JSON, field: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise MalformedInput("malformed.field", f"{field} must be an integer", field=field, expected="integer")
+    return value
+
+
+def _same_user(writer: asyncio.StreamWriter) -> bool:
+    sock = writer.get_extra_info("socket")
+    if sock is None or not hasattr(socket, "SO_PEERCRED"):
+        return False
+    raw = sock.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i"))
+    _pid, uid, _gid = struct.unpack("3i", raw)
+    return bool(uid == os.getuid())
+
+
+# -- the command line's side --------------------------------------------------------------------------
+
+
+def ask_running_app(lock: WriterLock, request: JSONObject, timeout: float = 60.0) -> JSONObject:
+    """Send one request to the app holding ``lock``; raise its refusal as a :class:`CompanionError`,
+    or :class:`AppRunning` (``writer.unreachable``) when it cannot be asked from here."""
+    holder = lock.holder()
+    path = holder.get("socket")
+    if not isinstance(path, str) or not path:
+        path = str(socket_path_for(lock.data_dir))
+    try:
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
+            sock.settimeout(timeout)
+            sock.connect(path)
+            sock.sendall((json.dumps(request, ensure_ascii=False) + "\n").encode("utf-8"))
+            stream: TextIO = sock.makefile("r", encoding="utf-8")
+            line = stream.readline()
+    except (OSError, ValueError) as exc:
+        pid = holder.get("pid")
+        log.debug("the running app cannot be reached: %s", exc)
+        raise AppRunning(
+            "writer.unreachable",
+            "the table is running and takes no commands from here",
+            pid=pid if isinstance(pid, int) else "?",
+        ) from None
+    try:
+        reply = json.loads(line)
+    except ValueError:
+        reply = None
+    if not isinstance(reply, dict):
+        raise AppRunning("writer.unreachable", "the running table did not answer", pid=holder.get("pid") or "?")
+    if reply.get("ok") is not True:
+        params = reply.get("params")
+        raise CompanionError(
+            str(reply.get("code") or "error"),
+            str(reply.get("message") or ""),
+            **(params if isinstance(params, dict) else {}),
+        )
+    return reply

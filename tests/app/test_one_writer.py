@@ -1,0 +1,228 @@
+"""One writer per data directory, with real processes (issue 12, item 3): ``companion serve`` holds
+the lock; a second ``serve`` or ``run`` is refused with a message saying what to do (never "address
+already in use"); the command line's writing commands act through the running app over its local
+socket, so the running server never trips over a commit made behind its back; after a SIGKILL the
+lock is free again and the command line writes on its own."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import queue
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import aiohttp
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+SETUP = '{"mister_x": "Xavier", "detectives": ["Dora"]}'
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Box:
+    """A data directory and a configuration file, and the ``companion`` command run against them."""
+
+    def __init__(self, tmp_path: Path, port: int | None = None) -> None:
+        self.data = tmp_path / "data"
+        self.port = port or free_port()
+        self.config = tmp_path / f"companion-{self.port}.toml"
+        self.config.write_text(
+            f'[server]\nhost = "127.0.0.1"\nport = {self.port}\npublic_address = "127.0.0.1"\n'
+            f'[table]\nlanguage = "en"\ndata_dir = "{self.data}"\n'
+        )
+
+    def env(self) -> dict[str, str]:
+        env = {k: v for k, v in os.environ.items() if not k.startswith("COMPANION_")}
+        env.update(COMPANION_CONFIG=str(self.config), PYTHONPATH=str(ROOT), KIVY_NO_ARGS="1")
+        return env
+
+    def cli(self, *args: str, timeout: float = 60.0) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "companion.cli", *args],
+            env=self.env(),
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            stdin=subprocess.DEVNULL,
+        )
+
+    def serve(self) -> subprocess.Popen[str]:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "companion.cli", "serve"],
+            env=self.env(),
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            bufsize=1,
+        )
+        self.output: list[str] = []
+        lines: queue.Queue[str] = queue.Queue()
+
+        def read() -> None:
+            assert proc.stdout is not None
+            for line in proc.stdout:
+                lines.put(line)
+            lines.put("")
+
+        threading.Thread(target=read, daemon=True).start()
+        self._lines = lines
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                line = lines.get(timeout=1.0)
+            except queue.Empty:
+                continue
+            if not line:
+                break
+            self.output.append(line)
+            if "QR codes" in line:  # the last line of the start-up listing
+                return proc
+        proc.kill()
+        raise AssertionError("serve did not come up:\n" + "".join(self.output))
+
+    def rest_of_output(self, proc: subprocess.Popen[str]) -> str:
+        """Everything the server printed (call after it ended)."""
+        while (line := self._lines.get(timeout=10)) != "":
+            self.output.append(line)
+        return "".join(self.output)
+
+    def token(self, seat: str) -> str:
+        with sqlite3.connect(f"file:{self.data / 'companion.sqlite3'}?mode=ro", uri=True) as db:
+            row = db.execute("SELECT token FROM seat_links WHERE seat = ? ORDER BY game_id DESC", (seat,)).fetchone()
+        return str(row[0])
+
+
+async def table_link_state(port: int, token: str, seq: int) -> dict[str, object]:
+    """Join the table link as a real web socket phone and wait for the state at ``seq``."""
+    async with aiohttp.ClientSession() as session, session.ws_connect(f"http://127.0.0.1:{port}/ws") as ws:
+        await ws.send_json({"type": "hello", "token": token, "device": "ab" * 32})
+        async with asyncio.timeout(30):
+            while True:
+                message = json.loads((await ws.receive()).data)
+                if message["type"] == "state" and message["seq"] >= seq:
+                    return message  # type: ignore[no-any-return]
+
+
+def test_one_writer_per_data_directory(tmp_path: Path) -> None:
+    box = Box(tmp_path)
+    made = box.cli("new", "scotland_yard", "--setup", SETUP, "--title", "Friday")
+    assert made.returncode == 0 and "(through" not in made.stdout, made  # nothing runs yet: done here
+    server = box.serve()
+    try:
+        # A second server (or the touchscreen app) on the same saved games is refused, in words.
+        for command in ("serve", "run"):
+            second = box.cli(command)
+            assert second.returncode == 2, second
+            assert "already running" in second.stderr and "sudo systemctl stop companion" in second.stderr
+            assert "address already in use" not in second.stderr.lower()
+            assert f"process {server.pid}" in second.stderr and "[writer.running]" in second.stderr
+
+        # Writing commands act through the running table: its phones see them at once.
+        draw = box.cli("do", '{"kind": "sy.draw_start"}', "--as", "table")
+        assert draw.returncode == 0 and "through the running table" in draw.stdout, draw
+        assert "seq 2" in draw.stdout  # the D cards and the X card
+        state = asyncio.run(table_link_state(box.port, box.token("@table"), 2))
+        assert state["seq"] == 2 and state["title"] == "Friday"
+        # A refusal from the running table comes back as the table's own words and code.
+        bad = box.cli("do", '{"kind": "sy.draw_start"}', "--as", "table")
+        assert bad.returncode == 2 and "[sy.already_started]" in bad.stderr, bad
+        # Reading commands read the saved games directly.
+        shown = box.cli("show", "--as", "table")
+        assert shown.returncode == 0 and json.loads(shown.stdout)["seq"] == 2
+        # A new game through the app: the running table switches (and lets go of the old phones).
+        second_game = box.cli("new", "scotland_yard", "--setup", SETUP, "--title", "Second")
+        assert second_game.returncode == 0 and "game 2 started and open (through" in second_game.stdout
+        back = box.cli("open", "1")
+        assert back.returncode == 0 and "through the running table" in back.stdout
+        undo = box.cli("undo", "--as", "table")
+        assert undo.returncode == 2 and "[undo.not_allowed]" in undo.stderr  # start cards are never undone
+    finally:
+        server.send_signal(signal.SIGKILL)  # a power cut: the kernel lets go of the lock
+        server.wait(10)
+    log = box.rest_of_output(server)
+    assert "Traceback" not in log and "IntegrityError" not in log, log
+
+    # Nothing runs now: the command line writes on its own, on top of what the app committed.
+    alone = box.cli("do", '{"kind": "sy.x_move", "ticket": "taxi", "station": 1}', "--as", "mrx")
+    assert "(through" not in alone.stdout + alone.stderr
+    assert alone.returncode == 2 and "sy." in alone.stderr  # decided here, against the state the app left
+    games = box.cli("games")
+    assert games.returncode == 0 and "* " in games.stdout and "Second" in games.stdout
+
+
+def test_serve_on_a_taken_port_says_what_to_do(tmp_path: Path) -> None:
+    """Another data directory (e.g. a user's own next to the table service): the lock does not
+    meet, but the port does — the answer is a sentence, not "address already in use"."""
+    with socket.socket() as blocker:
+        blocker.bind(("127.0.0.1", 0))
+        blocker.listen()
+        box = Box(tmp_path, port=blocker.getsockname()[1])
+        result = box.cli("serve")
+    assert result.returncode == 2, result
+    assert "[net.port_taken]" in result.stderr and "sudo systemctl stop companion" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+@pytest.mark.skipif(os.getuid() != 0, reason="needs root to act as another user")
+def test_another_user_cannot_reach_the_running_app_and_is_told_what_to_do(tmp_path: Path) -> None:
+    """The socket is the running table's door: only its own user may open it. Another user (a
+    forked child that dropped to ``nobody``) can neither take the lock nor talk to the app, and
+    is told what to do instead."""
+    from companion.app.i18n import error_text
+    from companion.app.writer import WriterLock, ask_running_app
+    from companion.core import CompanionError
+
+    error_text(CompanionError("writer.unreachable"))  # the texts are read before dropping the user
+    box = Box(tmp_path)
+    assert box.cli("new", "scotland_yard", "--setup", SETUP).returncode == 0
+    for path in (tmp_path, box.data):
+        os.chmod(path, 0o755)
+    server = box.serve()
+    try:
+        sock = box.data / "companion.sock"
+        assert sock.is_socket() and sock.stat().st_mode & 0o777 == 0o600
+        read_end, write_end = os.pipe()
+        child = os.fork()
+        if child == 0:  # the other user
+            try:
+                os.setgid(65534)
+                os.setuid(65534)
+                lock = WriterLock(box.data)
+                answer = "took the lock" if lock.try_acquire("cli") else ""
+                if not answer:
+                    try:
+                        ask_running_app(lock, {"op": "status"}, timeout=10)
+                        answer = "reached the app"
+                    except CompanionError as exc:
+                        answer = f"{exc.code}|{error_text(exc)}"
+                os.write(write_end, answer.encode())
+            except BaseException as exc:
+                os.write(write_end, repr(exc).encode())
+            finally:
+                os._exit(0)
+        os.close(write_end)
+        os.waitpid(child, 0)
+        answer = os.read(read_end, 4096).decode()
+        os.close(read_end)
+        code, _, words = answer.partition("|")
+        assert code == "writer.unreachable", answer
+        assert "sudo systemctl stop companion" in words and "touchscreen" in words
+        # The app's own user is answered.
+        assert box.cli("do", '{"kind": "sy.draw_start"}', "--as", "table").returncode == 0
+    finally:
+        server.send_signal(signal.SIGKILL)
+        server.wait(10)

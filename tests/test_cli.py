@@ -96,7 +96,7 @@ def test_json_stays_for_programs(capsys: pytest.CaptureFixture[str], tmp_path: P
     snapshot = json.loads(out)
     assert snapshot["game"] == "mykerinos" and snapshot["view"]["phase"] == "setup"
     out = ok(capsys, tmp_path, "do", '{"kind": "myk.draw_start_player"}', "--as", "table", "--json")
-    assert json.loads(out) == {"game_id": 1, "seq": 1}
+    assert json.loads(out) == {"game_id": 1, "seq": 1, "through_app": False}
     out = ok(capsys, tmp_path, "legal", "--as", "table", "--json")
     assert json.loads(out)["legal"][0]["kind"] == "myk.draw_patrons"
     out = ok(capsys, tmp_path, "games", "--json")

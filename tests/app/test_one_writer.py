@@ -119,8 +119,8 @@ async def table_link_state(port: int, token: str, seq: int) -> dict[str, object]
 
 def test_one_writer_per_data_directory(tmp_path: Path) -> None:
     box = Box(tmp_path)
-    made = box.cli("new", "scotland_yard", "--setup", SETUP, "--title", "Friday")
-    assert made.returncode == 0 and "(through" not in made.stdout, made  # nothing runs yet: done here
+    made = box.cli("new", "scotland_yard", "--setup", SETUP, "--title", "Friday", "--json")
+    assert json.loads(made.stdout) == {"game_id": 1, "through_app": False}, made  # nothing runs yet: done here
     server = box.serve()
     try:
         # A second server (or the touchscreen app) on the same saved games is refused, in words.
@@ -132,24 +132,29 @@ def test_one_writer_per_data_directory(tmp_path: Path) -> None:
             assert f"process {server.pid}" in second.stderr and "[writer.running]" in second.stderr
 
         # Writing commands act through the running table: its phones see them at once.
-        draw = box.cli("do", '{"kind": "sy.draw_start"}', "--as", "table")
-        assert draw.returncode == 0 and "through the running table" in draw.stdout, draw
-        assert "seq 2" in draw.stdout  # the D cards and the X card
+        draw = box.cli("do", '{"kind": "sy.draw_start"}', "--as", "table", "--json")
+        assert draw.returncode == 0, draw
+        assert json.loads(draw.stdout) == {"game_id": 1, "seq": 2, "through_app": True}  # D cards and X card
         state = asyncio.run(table_link_state(box.port, box.token("@table"), 2))
         assert state["seq"] == 2 and state["title"] == "Friday"
+        # In words, the answer says who did it.
+        words = box.cli("do", "sy.set_tracker", "on=true", "--as", "table")
+        assert words.returncode == 0 and "Done by the running table" in words.stdout, words
         # A refusal from the running table comes back as the table's own words and code.
         bad = box.cli("do", '{"kind": "sy.draw_start"}', "--as", "table")
         assert bad.returncode == 2 and "[sy.already_started]" in bad.stderr, bad
         # Reading commands read the saved games directly.
-        shown = box.cli("show", "--as", "table")
-        assert shown.returncode == 0 and json.loads(shown.stdout)["seq"] == 2
+        shown = box.cli("show", "--as", "table", "--json")
+        assert shown.returncode == 0 and json.loads(shown.stdout)["seq"] == 3
         # A new game through the app: the running table switches (and lets go of the old phones).
-        second_game = box.cli("new", "scotland_yard", "--setup", SETUP, "--title", "Second")
-        assert second_game.returncode == 0 and "game 2 started and open (through" in second_game.stdout
+        second_game = box.cli("new", "scotland_yard", "--setup", SETUP, "--title", "Second", "--json")
+        assert json.loads(second_game.stdout) == {"game_id": 2, "through_app": True}, second_game
         back = box.cli("open", "1")
-        assert back.returncode == 0 and "through the running table" in back.stdout
-        undo = box.cli("undo", "--as", "table")
-        assert undo.returncode == 2 and "[undo.not_allowed]" in undo.stderr  # start cards are never undone
+        assert back.returncode == 0 and "Done by the running table" in back.stdout
+        undo = box.cli("undo", "--as", "table", "--json")
+        assert json.loads(undo.stdout)["seq"] == 4  # the tracker switch is undone (an undo marker appended)
+        never = box.cli("undo", "--as", "table")
+        assert never.returncode == 2 and "[undo.not_allowed]" in never.stderr  # start cards are never undone
     finally:
         server.send_signal(signal.SIGKILL)  # a power cut: the kernel lets go of the lock
         server.wait(10)
@@ -158,8 +163,10 @@ def test_one_writer_per_data_directory(tmp_path: Path) -> None:
 
     # Nothing runs now: the command line writes on its own, on top of what the app committed.
     alone = box.cli("do", '{"kind": "sy.x_move", "ticket": "taxi", "station": 1}', "--as", "mrx")
-    assert "(through" not in alone.stdout + alone.stderr
-    assert alone.returncode == 2 and "sy." in alone.stderr  # decided here, against the state the app left
+    assert "Done by the running table" not in alone.stdout + alone.stderr
+    assert alone.returncode == 2 and "[sy." in alone.stderr, alone  # decided here, against the state the app left
+    tracker = box.cli("do", "sy.set_tracker", "on=true", "--as", "table", "--json")
+    assert json.loads(tracker.stdout) == {"game_id": 1, "seq": 5, "through_app": False}, tracker
     games = box.cli("games")
     assert games.returncode == 0 and "* " in games.stdout and "Second" in games.stdout
 

@@ -150,8 +150,10 @@ if [ "$FRESH" = 1 ] || [ ! -f "$ROOT/.companion-base-ok" ]; then build_root; els
 cp /etc/resolv.conf "$ROOT/etc/resolv.conf"
 install_recorder
 
-log "copying the checkout to /home/pi/companion"
-rsync -a --delete --exclude .venv --exclude artifacts --exclude '__pycache__' --exclude '*.egg-info' \
+log "cloning the checkout to /home/pi/companion (as the user would), with the working tree's changes on top"
+rm -rf "$ROOT/home/pi/companion"
+git clone -q "$REPO" "$ROOT/home/pi/companion"
+rsync -a --exclude .git --exclude .venv --exclude artifacts --exclude '__pycache__' --exclude '*.egg-info' \
   --exclude .mypy_cache --exclude .ruff_cache --exclude .pytest_cache --exclude .hypothesis \
   "$REPO"/ "$ROOT/home/pi/companion/"
 
@@ -168,6 +170,8 @@ expect "companion --version" "/usr/local/bin/companion --version | grep -q '^com
 # shellcheck disable=SC2016
 expect "user companion in dialout, video, input, render, gpio" \
   'for g in dialout video input render gpio; do id -nG companion | tr " " "\n" | grep -qx $g || exit 1; done'
+expect "QR codes render on the Pi (PNG for the touchscreen)" \
+  "/opt/companion/.venv/bin/python -c 'from companion.app.qr import qr_png; assert qr_png(\"http://10.42.0.1:8080/s/x\").startswith(b\"\\x89PNG\")'"
 in_root /usr/local/bin/companion --version > "$OUT/version.txt"
 
 : > "$ROOT/var/log/pi-check/systemctl.log"

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import shutil
 import sqlite3
 import subprocess
@@ -74,6 +75,8 @@ def service(user: bool = False) -> dict[str, str] | None:
 def stored_game(data_dir: Path) -> dict[str, Any] | None:
     """The current game in the store file, read-only (the running app stays the only writer)."""
     path = data_dir / "companion.sqlite3"
+    if data_dir.is_dir() and not os.access(data_dir, os.R_OK | os.X_OK):
+        return {"error": f"{data_dir} is not readable for this user (sudo -u companion companion status)"}
     if not path.is_file():
         return None
     try:
@@ -102,10 +105,7 @@ def stored_game(data_dir: Path) -> dict[str, Any] | None:
 def collect(config: Any) -> dict[str, Any]:
     unit = service() or service(user=True)
     data_dir = Path(config.data_dir)
-    try:
-        game = stored_game(data_dir)
-    except PermissionError as exc:
-        game = {"error": f"{exc.strerror}: {exc.filename} (run as the service's user: sudo -u companion ...)"}
+    game = stored_game(data_dir)
     return {
         "version": version_text(),
         "config": str(config.path) if config.path else None,

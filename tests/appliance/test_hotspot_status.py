@@ -179,3 +179,32 @@ def test_every_appliance_error_has_words_in_every_language() -> None:
     for source in (ROOT / "companion" / "appliance").glob("*.py"):
         codes |= set(re.findall(r'"(appliance\.[a-z_.]+)"', source.read_text()))
     assert codes and codes <= set(texts["en"]), codes - set(texts["en"])
+
+
+def test_status_says_when_the_data_directory_is_not_readable() -> None:
+    """Like `companion status` run by pi on Lite, where /var/lib/companion is 0750 companion:companion."""
+    import shutil
+    import tempfile
+
+    outer = Path(tempfile.mkdtemp())
+    try:
+        outer.chmod(0o755)
+        data = outer / "data"
+        data.mkdir(mode=0o700)
+        (data / "companion.sqlite3").write_bytes(b"")
+        probe = (
+            "from pathlib import Path; from companion.appliance.status import stored_game; "
+            f"print(stored_game(Path({str(data)!r})))"
+        )
+        command = [sys.executable, "-c", probe]
+        if os.geteuid() == 0:  # be someone else, as a user at the Pi would be
+            command = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", *command]
+        else:
+            data.chmod(0o000)
+        done = subprocess.run(
+            command, cwd=ROOT, capture_output=True, text=True, timeout=60, env={**os.environ, "PYTHONPATH": str(ROOT)}
+        )
+        assert "is not readable for this user (sudo -u companion companion status)" in done.stdout, done.stderr
+    finally:
+        (outer / "data").chmod(0o700)
+        shutil.rmtree(outer)

@@ -53,9 +53,13 @@ class Piece:
         for key in ("game", "piece"):
             value = getattr(self, key)
             if not isinstance(value, str) or not value.strip():
-                raise TagTableError("hardware.tags.malformed", f"a piece needs a non-empty {key}", key=key)
+                raise TagTableError(
+                    "hardware.tags.malformed", f"a piece needs a non-empty {key}", key=key, problem=f"{key} is empty"
+                )
         if not isinstance(self.label, str):
-            raise TagTableError("hardware.tags.malformed", "a piece's label must be text", key="label")
+            raise TagTableError(
+                "hardware.tags.malformed", "a piece's label must be text", key="label", problem="label is not text"
+            )
 
     @property
     def title(self) -> str:
@@ -126,7 +130,12 @@ class TagTable:
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
-            raise TagTableError("hardware.tags.malformed", f"{path}: not JSON ({exc})", source=str(path)) from None
+            raise TagTableError(
+                "hardware.tags.malformed",
+                f"{path}: not JSON ({exc})",
+                source=str(path),
+                problem=f"{path.name}: not JSON",
+            ) from None
         return cls(path, parse_table(data, str(path)))
 
     # ------------------------------------------------------------------ reading
@@ -210,7 +219,12 @@ class TagTable:
         try:
             data = json.loads(path.read_text("utf-8"))
         except json.JSONDecodeError as exc:
-            raise TagTableError("hardware.tags.malformed", f"{path}: not JSON ({exc})", source=str(path)) from None
+            raise TagTableError(
+                "hardware.tags.malformed",
+                f"{path}: not JSON ({exc})",
+                source=str(path),
+                problem=f"{path.name}: not JSON",
+            ) from None
         return self.merge(data, prefer=prefer, source=str(path))
 
     # ------------------------------------------------------------------ writing

@@ -6,6 +6,13 @@ way. The languages are the catalogues present in ``companion/app/messages/``: ad
 adding files, never editing a list. A code without a text falls back to its parent code
 (``sy.no_ticket`` → ``sy``), then English, then the code itself, so a screen always shows something
 readable.
+
+A text is a template: ``{name}`` is a parameter (whole numbers are written the language's way,
+``1,234`` / ``1.234`` / ``1 234``), ``{{`` and ``}}`` are literal braces, and
+``{count, plural, one {# ticket} other {# tickets}}`` picks a form by the number ``count``
+(``#`` is that number; ``=0 {…}`` matches one value exactly). Each language's plural rule and digit
+grouping are texts of its own app catalogue (``language.plural``, in CLDR's rule syntax, and
+``language.group`` / ``language.group_from``), so a new language brings them along.
 """
 
 from __future__ import annotations
@@ -13,7 +20,8 @@ from __future__ import annotations
 import functools
 import importlib.resources
 import json
-from collections.abc import Mapping
+import re
+from collections.abc import Callable, Mapping
 
 from companion.core.errors import CompanionError
 from companion.core.jsonvalue import JSON
@@ -68,11 +76,213 @@ def text(code: str, params: Mapping[str, JSON] | None = None, lang: str = "en", 
         while probe:
             if probe in texts:
                 try:
-                    return texts[probe].format(**(params or {}))
-                except (KeyError, IndexError, ValueError):
+                    return render(texts[probe], params or {}, language)
+                except TemplateError:
                     return texts[probe]
             probe = probe.rpartition(".")[0]
     return code
+
+
+# -- templates: parameters, plural forms, numbers --------------------------------------------------
+
+PLURAL_CATEGORIES = ("zero", "one", "two", "few", "many", "other")
+
+
+class TemplateError(ValueError):
+    """A text that is not a well-formed template (the completeness test finds them all)."""
+
+
+_RELATION = re.compile(r"^([niv])(?:\s*%\s*(\d+))?\s*(!=|=)\s*([\d.,\s]+)$")
+
+
+def plural_rule(rule: str) -> Callable[[int], str]:
+    """A plural rule in CLDR's syntax for whole numbers: ``"one: i = 1 and v = 0"``, rules separated by
+    ``;``; relations ``n = 0,1`` / ``n % 10 = 2..4`` / ``!=``, joined by ``and`` / ``or``. The
+    operands ``n`` and ``i`` are the number, ``v`` (visible decimals) is 0. Unmatched: ``other``."""
+    branches: list[tuple[str, list[list[tuple[str, int | None, bool, list[tuple[int, int]]]]]]] = []
+    for part in filter(None, (p.strip() for p in rule.split(";"))):
+        category, _, condition = part.partition(":")
+        category = category.strip()
+        if category not in PLURAL_CATEGORIES or not condition.strip():
+            raise TemplateError(f"bad plural rule {part!r}")
+        alternatives = []
+        for alternative in condition.split(" or "):
+            relations = []
+            for relation in alternative.split(" and "):
+                match = _RELATION.match(relation.strip())
+                if match is None:
+                    raise TemplateError(f"bad plural relation {relation!r}")
+                operand, modulo, op, values = match.groups()
+                ranges = []
+                for item in values.replace(" ", "").split(","):
+                    low, _, high = item.partition("..")
+                    if not low.isdigit() or (high and not high.isdigit()):
+                        raise TemplateError(f"bad plural range {item!r}")
+                    ranges.append((int(low), int(high or low)))
+                relations.append((operand, int(modulo) if modulo else None, op == "=", ranges))
+            alternatives.append(relations)
+        branches.append((category, alternatives))
+
+    def select(number: int) -> str:
+        for category, alternatives in branches:
+            for relations in alternatives:
+                if all(_holds(number, *relation) for relation in relations):
+                    return category
+        return "other"
+
+    return select
+
+
+def _holds(number: int, operand: str, modulo: int | None, equal: bool, ranges: list[tuple[int, int]]) -> bool:
+    value = 0 if operand == "v" else abs(number)
+    if modulo:
+        value %= modulo
+    return any(low <= value <= high for low, high in ranges) == equal
+
+
+@functools.cache
+def _language(lang: str) -> tuple[Callable[[int], str], str, int]:
+    texts = read_catalogue("companion.app", lang)
+    rule = plural_rule(texts.get("language.plural", "one: n = 1"))
+    group_from = texts.get("language.group_from", "1000")
+    return rule, texts.get("language.group", ","), int(group_from) if group_from.isdigit() else 1000
+
+
+def plural_category(number: int, lang: str) -> str:
+    """``one``, ``few``, … ``other``: which plural form ``lang`` uses for ``number``."""
+    return _language(lang)[0](number)
+
+
+def format_number(number: int, lang: str) -> str:
+    """A whole number with the language's digit grouping (``12,345``, ``12.345``, ``12 345``)."""
+    _, group, group_from = _language(lang)
+    digits = str(abs(number))
+    if abs(number) >= group_from and group:
+        head = len(digits) % 3 or 3
+        digits = digits[:head] + "".join(group + digits[i : i + 3] for i in range(head, len(digits), 3))
+    return ("-" if number < 0 else "") + digits
+
+
+def _whole(value: JSON) -> int | None:
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if isinstance(value, str) and re.fullmatch(r"-?\d+", value):
+        return int(value)
+    return None
+
+
+def _value(value: JSON, lang: str) -> str:
+    if isinstance(value, list):
+        return ", ".join(_value(item, lang) for item in value)
+    number = value if isinstance(value, int) and not isinstance(value, bool) else None
+    return format_number(number, lang) if number is not None else str(value)
+
+
+def render(template: str, params: Mapping[str, JSON], lang: str = "en") -> str:
+    """Fill a template (see the module's docstring); a parameter missing from ``params`` stays as
+    ``{name}``. Raises :class:`TemplateError` for a malformed template."""
+    out, end = _segment(template, 0, params, lang, None)
+    if end != len(template):
+        raise TemplateError(f"unmatched }} at {end} in {template!r}")
+    return out
+
+
+def template_parts(template: str) -> tuple[set[str], set[str]]:
+    """The parameters a template uses, and those of them that choose a plural form."""
+    names: set[str] = set()
+    plurals: set[str] = set()
+    _segment(template, 0, {}, "en", None, names, plurals)
+    return names, plurals
+
+
+_NAME = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_]*)\s*")
+_BRANCH = re.compile(r"(=\d+|[a-z]+)\s*\{")
+
+
+def _segment(
+    s: str,
+    i: int,
+    params: Mapping[str, JSON],
+    lang: str,
+    number: str | None,
+    names: set[str] | None = None,
+    plurals: set[str] | None = None,
+) -> tuple[str, int]:
+    """Render from ``i`` up to an unmatched ``}`` (the end of a plural branch) or the end."""
+    out: list[str] = []
+    while i < len(s):
+        ch = s[i]
+        if ch == "{" and s.startswith("{{", i):
+            out.append("{")
+            i += 2
+        elif ch == "}" and number is None and s.startswith("}}", i):  # in a branch, } ends it
+            out.append("}")
+            i += 2
+        elif ch == "}":
+            return "".join(out), i
+        elif ch == "#" and number is not None:
+            out.append(number)
+            i += 1
+        elif ch == "{":
+            match = _NAME.match(s, i + 1)
+            if match is None:
+                raise TemplateError(f"bad placeholder at {i} in {s!r}")
+            name, i = match.group(1), match.end()
+            if names is not None:
+                names.add(name)
+            if s.startswith("}", i):
+                out.append(_value(params[name], lang) if name in params else "{" + name + "}")
+                i += 1
+                continue
+            kind = _NAME.match(s, i + 1) if s.startswith(",", i) else None
+            if kind is None or kind.group(1) != "plural" or not s.startswith(",", kind.end()):
+                raise TemplateError(f"bad placeholder {name!r} in {s!r}")
+            if plurals is not None:
+                plurals.add(name)
+            chosen, i = _plural(s, kind.end() + 1, params, lang, params.get(name), names, plurals)
+            out.append(chosen if name in params or names is not None else "{" + name + "}")
+        else:
+            out.append(ch)
+            i += 1
+    return "".join(out), i
+
+
+def _plural(
+    s: str,
+    i: int,
+    params: Mapping[str, JSON],
+    lang: str,
+    value: JSON,
+    names: set[str] | None,
+    plurals: set[str] | None,
+) -> tuple[str, int]:
+    """The branches of ``{n, plural, ...}`` from ``i``; returns the chosen one and the index after the
+    closing brace. A value that is not a whole number ("?") takes the ``other`` form."""
+    forms: dict[str, str] = {}
+    whole = _whole(value)
+    number = format_number(whole, lang) if whole is not None else "#" if value is None else str(value)
+    while True:
+        while i < len(s) and s[i].isspace():
+            i += 1
+        if s.startswith("}", i):
+            break
+        match = _BRANCH.match(s, i)
+        if match is None:
+            raise TemplateError(f"bad plural branch at {i} in {s!r}")
+        selector = match.group(1)
+        if not selector.startswith("=") and selector not in PLURAL_CATEGORIES:
+            raise TemplateError(f"unknown plural form {selector!r} in {s!r}")
+        body, i = _segment(s, match.end(), params, lang, number, names, plurals)
+        if not s.startswith("}", i):
+            raise TemplateError(f"unclosed plural branch in {s!r}")
+        forms[selector] = body
+        i += 1
+    if "other" not in forms:
+        raise TemplateError(f"a plural needs an 'other' form: {s!r}")
+    if whole is None:
+        return forms["other"], i + 1
+    exact = forms.get(f"={whole}")
+    return (exact if exact is not None else forms.get(plural_category(whole, lang), forms["other"])), i + 1
 
 
 def language_name(lang: str) -> str:

@@ -6,7 +6,19 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-from companion.app.i18n import catalogue, package_texts, text
+import pytest
+
+from companion.app.i18n import (
+    TemplateError,
+    catalogue,
+    format_number,
+    package_texts,
+    plural_category,
+    plural_rule,
+    render,
+    template_parts,
+    text,
+)
 from companion.core import CompanionError, IllegalMove
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -68,3 +80,53 @@ def test_text_falls_back_to_parent_code_then_english_then_the_code() -> None:
     assert text("no.such.code", {}, "de") == "no.such.code"
     assert text("stale", {}, "xx") == catalogue()["en"]["stale"]  # a language without catalogues
     assert isinstance(IllegalMove("x"), CompanionError)
+
+
+TICKETS = "{n, plural, =0 {no ticket} one {# ticket} other {# tickets}} left"
+
+
+def test_plural_forms_follow_each_languages_rule() -> None:
+    assert [render(TICKETS, {"n": n}, "en") for n in (0, 1, 2)] == ["no ticket left", "1 ticket left", "2 tickets left"]
+    # French counts 0 and 1 as singular, English and Spanish only 1; =0 beats the rule.
+    assert [plural_category(n, "fr") for n in (0, 1, 2)] == ["one", "one", "other"]
+    assert [plural_category(n, "en") for n in (0, 1, 2)] == ["other", "one", "other"]
+    assert [plural_category(n, "es") for n in (0, 1, 2, 1000000)] == ["other", "one", "other", "many"]
+    french = "{n, plural, one {# point} other {# points}}"
+    assert [render(french, {"n": n}, "fr") for n in (0, 1, 2)] == ["0 point", "1 point", "2 points"]
+    assert render(french, {"n": 1000000}, "fr") == "1\u00a0000\u00a0000 points"  # no "many" form: other
+
+
+def test_numbers_are_grouped_the_languages_way() -> None:
+    assert [format_number(12345, lang) for lang in ("en", "de", "fr", "es")] == [
+        "12,345",
+        "12.345",
+        "12\u00a0345",
+        "12.345",
+    ]
+    assert format_number(1234, "es") == "1234"  # Spanish groups from five digits on
+    assert format_number(-1000, "de") == "-1.000"
+    assert render("{a} · {b} · {c}", {"a": 1500, "b": "1500", "c": ["x", "y"]}, "de") == "1.500 · 1500 · x, y"
+
+
+def test_templates_keep_missing_parameters_braces_and_odd_values() -> None:
+    assert render("{a} and {b}", {"a": 1}, "en") == "1 and {b}"
+    assert render('Write {{"add": [1]}}.', {}, "en") == 'Write {"add": [1]}.'
+    assert render("Mission: {r, plural, one {# point} other {# points}}", {"r": "?"}, "en") == "Mission: ? points"
+    assert render(TICKETS, {}, "en") == "{n} left"
+    assert template_parts("{a} {n, plural, one {# {b}} other {#}}") == ({"a", "b", "n"}, {"n"})
+    for bad in ("{n, plural, one {x}}", "{n, plural, one {x} other {y}", "{n, select, other {x}}", "x}", "{ }"):
+        with pytest.raises(TemplateError):
+            render(bad, {"n": 1}, "en")
+    # A malformed text is still shown (as written) rather than failing a screen.
+    assert text("no.such.code", {}, "en") == "no.such.code"
+
+
+def test_a_plural_rule_is_read_in_cldr_syntax() -> None:
+    polish = plural_rule(
+        "one: i = 1 and v = 0; few: v = 0 and i % 10 = 2..4 and i % 100 != 12..14;"
+        " many: v = 0 and i != 1 and i % 10 = 0..1 or v = 0 and i % 10 = 5..9 or v = 0 and i % 100 = 12..14"
+    )
+    assert [polish(n) for n in (1, 2, 5, 12, 22, 25, 112)] == ["one", "few", "many", "many", "few", "many", "many"]
+    for bad in ("single: n = 1", "one: n == 1", "one: x = 1", "one n = 1"):
+        with pytest.raises(TemplateError):
+            plural_rule(bad)

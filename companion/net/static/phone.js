@@ -10,6 +10,7 @@
  * of that game arrives. A game without a module is shown by the fallback below (its view as text).
  */
 import { el } from "./kit.js";
+import { language as languageOf, render as fill } from "./texts.js";
 
 const fallback = { render: (state, { el }) =>
   el("div", {}, el("section", {}, el("div", { class: "pre", text: JSON.stringify(state.view, null, 1) }))) };
@@ -19,6 +20,7 @@ const C = (() => {
   const deviceKey = "companion.device." + token;
   let texts = {};
   let lang = "en";
+  let rules = languageOf({});  // the loaded texts' plural rule and digit grouping
   let ws = null;
   let retry = 0;
   let fatal = false;
@@ -47,7 +49,7 @@ const C = (() => {
     let probe = code;
     while (probe) {
       if (Object.prototype.hasOwnProperty.call(texts, probe)) {
-        return texts[probe].replace(/\{(\w+)\}/g, (m, k) => (params && k in params ? String(params[k]) : m));
+        try { return fill(texts[probe], params, rules); } catch (e) { return texts[probe]; }
       }
       const cut = probe.lastIndexOf(".");
       probe = cut > 0 ? probe.slice(0, cut) : "";
@@ -78,7 +80,7 @@ const C = (() => {
   async function loadTexts(language) {
     try {
       const r = await fetch("/texts/" + language + ".json", { cache: "no-store" });
-      if (r.ok) { texts = await r.json(); lang = language; document.documentElement.lang = language; }
+      if (r.ok) { texts = await r.json(); rules = languageOf(texts); lang = language; document.documentElement.lang = language; }
     } catch (e) { /* keep the old texts */ }
   }
 

@@ -1,0 +1,169 @@
+"""Every catalogue is complete in every language (the languages are the files of
+``companion/app/messages/``): the same codes as English, each text a well-formed template using
+exactly the parameters of its English text, no empty text and no text that is just its code; every
+language names itself and brings a plural rule; and every text the code shows gets the parameters
+it uses (a text that uses ``{x}`` where the caller passes no ``x`` would show ``{x}``).
+
+How long a text may be is checked where it is shown: ``tests/ui/test_texts_fit.py`` (the Kivy
+screens at 800×480) and ``tests/browser/test_phone_fit.py`` (the phone page at 360 px)."""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from companion.app.i18n import (
+    LANGUAGES,
+    PLURAL_CATEGORIES,
+    TemplateError,
+    package_texts,
+    plural_rule,
+    template_parts,
+)
+from companion.games import GAMES
+
+ROOT = Path(__file__).resolve().parents[1]
+GAME_PACKAGES = tuple(p for p in GAMES.values() if p.startswith("companion.games."))  # not tests' toy game
+PACKAGES = ("companion.app", *GAME_PACKAGES, "companion.net", "ui", "hardware")
+SETTINGS = "language."  # a language's name, plural rule and digit grouping: settings, not texts
+
+
+def texts_of(package: str) -> dict[str, dict[str, str]]:
+    """A package's texts by language, without the language settings."""
+    return {
+        lang: {c: t for c, t in texts.items() if not c.startswith(SETTINGS)}
+        for lang, texts in package_texts(package).items()
+    }
+
+
+def folder(package: str) -> Path:
+    return ROOT.joinpath(*package.split("."), "messages")
+
+
+def test_the_languages_are_the_app_catalogues_and_include_the_four() -> None:
+    assert LANGUAGES[0] == "en"
+    assert {"en", "de", "fr", "es"} <= set(LANGUAGES)
+    assert set(LANGUAGES) == {p.stem for p in folder("companion.app").glob("*.json")}
+
+
+@pytest.mark.parametrize("package", PACKAGES)
+def test_every_language_has_every_code_of_english(package: str) -> None:
+    present = {p.stem for p in folder(package).glob("*.json")}
+    assert present == set(LANGUAGES), f"{package}: catalogues {sorted(present)}, languages {LANGUAGES}"
+    texts = package_texts(package)
+    for lang in LANGUAGES:
+        raw = json.loads((folder(package) / f"{lang}.json").read_text("utf-8"))
+        assert all(isinstance(v, str) for v in raw.values()), f"{package}/{lang}: a text that is not a string"
+        missing = sorted(set(texts["en"]) - set(texts[lang]))
+        extra = sorted(set(texts[lang]) - set(texts["en"]))
+        assert (missing, extra) == ([], []), f"{package}/{lang}: missing {missing}, not in English {extra}"
+
+
+@pytest.mark.parametrize("package", PACKAGES)
+def test_every_text_is_a_template_with_the_parameters_of_its_english_text(package: str) -> None:
+    texts = texts_of(package)
+    problems = []
+    for lang in LANGUAGES:
+        for code, text in texts[lang].items():
+            if not text.strip() or text.strip() == code:
+                problems.append(f"{lang} {code}: empty or the raw code")
+                continue
+            try:
+                names, _ = template_parts(text)
+                english, _ = template_parts(texts["en"][code])
+            except TemplateError as exc:
+                problems.append(f"{lang} {code}: {exc}")
+                continue
+            if names != english:
+                problems.append(f"{lang} {code}: parameters {sorted(names)}, English has {sorted(english)}")
+    assert problems == []
+
+
+def test_every_language_names_itself_and_has_a_plural_rule_and_digit_grouping() -> None:
+    texts = package_texts("companion.app")
+    names = set()
+    for lang in LANGUAGES:
+        own = texts[lang]
+        names.add(own["language.name"])
+        rule = plural_rule(own["language.plural"])  # raises for a malformed rule
+        assert {rule(n) for n in range(200)} <= set(PLURAL_CATEGORIES)
+        assert rule(1) in ("one", "other") and rule(100) in ("other", "many", "few")
+        assert own["language.group_from"].isdigit() and len(own["language.group"]) <= 1
+    assert len(names) == len(LANGUAGES)
+
+
+def test_french_and_spanish_punctuation() -> None:
+    """French puts a no-break space before : ; ! ? and inside « »; Spanish opens ¿ and ¡."""
+    problems = []
+    for package in PACKAGES:
+        texts = texts_of(package)
+        for code, text in texts.get("fr", {}).items():
+            if re.search(r" [:;!?»]|« ", text):
+                problems.append(f"fr {code}: {text!r}")
+        for code, text in texts.get("es", {}).items():
+            plain = re.sub(r"\{[^{}]*\}", "", text)
+            if plain.count("?") > plain.count("¿") and plain.strip() != "?":
+                problems.append(f"es {code}: {text!r}")
+            if plain.count("!") > plain.count("¡"):
+                problems.append(f"es {code}: {text!r}")
+    assert problems == []
+
+
+# -- every call that shows a text passes the parameters the text uses ------------------------------
+
+JS_CALL = re.compile(r"""\bt\(\s*"([a-z][a-z0-9_.]*)"\s*(?:,\s*\{([^{}]*)\})?\s*\)""")
+
+
+def python_calls() -> list[tuple[str, str, set[str]]]:
+    """(where, code, parameter names) for every call whose first argument is a catalogue code and whose
+    parameters are written out: keyword arguments, or a dict literal as the second argument."""
+    found = []
+    for base in ("companion", "ui", "hardware"):
+        for path in (ROOT / base).rglob("*.py"):
+            for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+                if not isinstance(node, ast.Call) or not node.args:
+                    continue
+                first = node.args[0]
+                if not (isinstance(first, ast.Constant) and isinstance(first.value, str)):
+                    continue
+                if any(k.arg is None for k in node.keywords):
+                    continue  # **params: not checkable here
+                names = {k.arg for k in node.keywords if k.arg is not None}
+                if len(node.args) > 1 and isinstance(node.args[1], ast.Dict):
+                    keys = node.args[1].keys
+                    if not all(isinstance(k, ast.Constant) and isinstance(k.value, str) for k in keys):
+                        continue
+                    names |= {k.value for k in keys if isinstance(k, ast.Constant) and isinstance(k.value, str)}
+                where = f"{path.relative_to(ROOT)}:{node.lineno}"
+                found.append((where, first.value, names))
+    return found
+
+
+def js_calls() -> list[tuple[str, str, set[str]]]:
+    found = []
+    for path in (ROOT / "companion" / "net" / "static").rglob("*.js"):
+        source = path.read_text("utf-8")
+        for match in JS_CALL.finditer(source):
+            body = match.group(2) or ""
+            names = {part.split(":")[0].strip() for part in body.split(",") if part.strip()}
+            where = f"{path.relative_to(ROOT)}:{source.count(chr(10), 0, match.start()) + 1}"
+            found.append((where, match.group(1), names))
+    return found
+
+
+def test_every_shown_text_gets_the_parameters_it_uses() -> None:
+    english: dict[str, str] = {}
+    for package in PACKAGES:
+        english.update(package_texts(package)["en"])
+    calls = [c for c in python_calls() + js_calls() if c[1] in english]
+    assert len({code for _, code, _ in calls}) > 300
+    problems = []
+    for where, code, names in calls:
+        used, _ = template_parts(english[code])
+        if used - names:
+            problems.append(f"{where}: {code} uses {sorted(used - names)}, the call passes {sorted(names)}")
+    assert problems == []

@@ -133,6 +133,8 @@ def python_calls() -> list[tuple[str, str, set[str]]]:
                 if any(k.arg is None for k in node.keywords):
                     continue  # **params: not checkable here
                 names = {k.arg for k in node.keywords if k.arg is not None}
+                if len(node.args) > 1 and not isinstance(node.args[1], ast.Dict):
+                    continue  # parameters computed elsewhere: not checkable here
                 if len(node.args) > 1 and isinstance(node.args[1], ast.Dict):
                     keys = node.args[1].keys
                     if not all(isinstance(k, ast.Constant) and isinstance(k.value, str) for k in keys):

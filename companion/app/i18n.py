@@ -8,7 +8,8 @@ adding files, never editing a list. A code without a text falls back to its pare
 readable.
 
 A text is a template: ``{name}`` is a parameter (whole numbers are written the language's way,
-``1,234`` / ``1.234`` / ``1 234``), ``{{`` and ``}}`` are literal braces, and
+``1,234`` / ``1.234`` / ``1 234``; ``{name:>4}`` pads it to 4 characters, for the command line's
+columns), ``{{`` and ``}}`` are literal braces, and
 ``{count, plural, one {# ticket} other {# tickets}}`` picks a form by the number ``count``
 (``#`` is that number; ``=0 {…}`` matches one value exactly). Each language's plural rule and digit
 grouping are texts of its own app catalogue (``language.plural``, in CLDR's rule syntax, and
@@ -196,6 +197,7 @@ def template_parts(template: str) -> tuple[set[str], set[str]]:
 
 
 _NAME = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_]*)\s*")
+_WIDTH = re.compile(r"(?::([<>]?)(\d+))?\}")
 _BRANCH = re.compile(r"(=\d+|[a-z]+)\s*\{")
 
 
@@ -230,9 +232,12 @@ def _segment(
             name, i = match.group(1), match.end()
             if names is not None:
                 names.add(name)
-            if s.startswith("}", i):
-                out.append(_value(params[name], lang) if name in params else "{" + name + "}")
-                i += 1
+            width = _WIDTH.match(s, i)
+            if width is not None:  # {name} or {name:>4}: right (>) or left (<, the default) aligned
+                shown = _value(params[name], lang) if name in params else "{" + name + "}"
+                size = int(width.group(2) or 0)
+                out.append(shown.rjust(size) if width.group(1) == ">" else shown.ljust(size))
+                i = width.end()
                 continue
             kind = _NAME.match(s, i + 1) if s.startswith(",", i) else None
             if kind is None or kind.group(1) != "plural" or not s.startswith(",", kind.end()):

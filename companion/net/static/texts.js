@@ -1,5 +1,5 @@
 /* Text templates, exactly as companion/app/i18n.py renders them (tests/browser compares the two):
- * {name} is a parameter (whole numbers get the language's digit grouping), {{ and }} are literal
+ * {name} is a parameter (whole numbers get the language's digit grouping; {name:>4} pads it), {{ and }} are literal
  * braces, {count, plural, =0 {…} one {# ticket} other {# tickets}} picks a form by the number
  * (# is that number). The language's plural rule (CLDR syntax, whole numbers) and grouping come
  * from its catalogue: language.plural, language.group, language.group_from.
@@ -73,6 +73,7 @@ function show(value, lang) {
 }
 
 const NAME = /\s*([A-Za-z_][A-Za-z0-9_]*)\s*/y;
+const WIDTH = /(?::([<>]?)(\d+))?\}/y;
 const BRANCH = /(=\d+|[a-z]+)\s*\{/y;
 
 function match(re, s, i) {
@@ -101,7 +102,14 @@ function segment(s, i, params, lang, number) {
       const name = m[1];
       i = NAME.lastIndex;
       const has = Object.prototype.hasOwnProperty.call(params, name);
-      if (s.startsWith("}", i)) { out += has ? show(params[name], lang) : "{" + name + "}"; i += 1; continue; }
+      const width = match(WIDTH, s, i);
+      if (width) {  // {name} or {name:>4}: right (>) or left (<, the default) aligned
+        const shown = has ? show(params[name], lang) : "{" + name + "}";
+        const size = Number(width[2] || 0);
+        out += width[1] === ">" ? shown.padStart(size) : shown.padEnd(size);
+        i = WIDTH.lastIndex;
+        continue;
+      }
       const kind = s.startsWith(",", i) ? match(NAME, s, i + 1) : null;
       if (!kind || kind[1] !== "plural" || !s.startsWith(",", NAME.lastIndex)) throw new TemplateError("bad placeholder " + name);
       const [chosen, next] = plural(s, NAME.lastIndex + 1, params, lang, has ? params[name] : null);

@@ -74,5 +74,7 @@ def test_the_app_translation_table_finds_the_texts() -> None:
     assert text("vm.not_enough_scientists", {"need": 2, "have": 1}, "de") == (
         "Dafür braucht es 2 Wissenschaftler; vorhanden ist nur 1."
     )
-    assert text("vm.not_enough_scientists", {"need": 3, "have": 2}, "en") == "That needs 3 scientists; there are only 2."
+    assert (
+        text("vm.not_enough_scientists", {"need": 3, "have": 2}, "en") == "That needs 3 scientists; there are only 2."
+    )
     assert text("vm.not_your_turn", {"active": "p2"}, "en") == "It is p2's turn."

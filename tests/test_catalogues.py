@@ -24,11 +24,17 @@ from companion.app.i18n import (
     plural_rule,
     template_parts,
 )
-from companion.games import GAMES
 
 ROOT = Path(__file__).resolve().parents[1]
-GAME_PACKAGES = tuple(p for p in GAMES.values() if p.startswith("companion.games."))  # not tests' toy game
-PACKAGES = ("companion.app", *GAME_PACKAGES, "companion.net", "ui", "hardware")
+# Every package with a messages/ folder (the games, the app, the phone page, the touchscreen, ...).
+PACKAGES = tuple(
+    sorted(
+        ".".join(folder.parent.relative_to(ROOT).parts)
+        for base in ("companion", "ui", "hardware")
+        for folder in (ROOT / base).rglob("messages")
+        if folder.is_dir() and (folder / "en.json").exists()
+    )
+)
 SETTINGS = "language."  # a language's name, plural rule and digit grouping: settings, not texts
 
 
@@ -45,6 +51,7 @@ def folder(package: str) -> Path:
 
 
 def test_the_languages_are_the_app_catalogues_and_include_the_four() -> None:
+    assert {"companion.app", "companion.net", "ui", "hardware", "companion.games.mykerinos"} <= set(PACKAGES)
     assert LANGUAGES[0] == "en"
     assert {"en", "de", "fr", "es"} <= set(LANGUAGES)
     assert set(LANGUAGES) == {p.stem for p in folder("companion.app").glob("*.json")}

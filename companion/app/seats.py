@@ -15,6 +15,7 @@ import hashlib
 import hmac
 import secrets
 import sqlite3
+import string
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -24,6 +25,7 @@ from companion.core.audience import Audience
 TOKEN_BYTES = 24  # 192 bits
 TABLE_SEAT = "@table"  # the link that opens the public table screen in a browser (``companion serve``)
 DEVICE_MIN_LEN = 32  # hex characters of the page's device secret (>= 128 bits)
+TOKEN_CHARS = frozenset(string.ascii_letters + string.digits + "-_")  # secrets.token_urlsafe's alphabet
 
 
 @dataclass(frozen=True)
@@ -118,8 +120,8 @@ class SeatLinks:
 
         Every stored token is compared in constant time, so timing tells nothing about how
         much of a guess was right."""
-        if not isinstance(token, str) or not 16 <= len(token) <= 64:
-            return None
+        if not isinstance(token, str) or not 16 <= len(token) <= 64 or not set(token) <= TOKEN_CHARS:
+            return None  # not even shaped like a link (e.g. a lone surrogate, which has no UTF-8 form)
         rows = self.store.call(lambda db: db.execute("SELECT game_id, seat, token FROM seat_links").fetchall())
         found = None
         probe = token.encode("utf-8")

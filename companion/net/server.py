@@ -16,7 +16,7 @@ import importlib.resources
 import json
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from importlib.resources.abc import Traversable
 from typing import Any
@@ -39,7 +39,9 @@ RATE = 10.0  # ... refilled at this many per second
 FLOOD_CLOSE = 40  # refusals for flooding before the connection is closed
 GARBAGE_CLOSE = 20  # malformed messages before the connection is closed
 FREE_FAILURES = 3  # bad tokens from one address before answers slow down
-MAX_DELAY = 8.0
+MAX_DELAY = 8.0  # the longest wait before one address's next hello is read
+MAX_WAITING = 8  # hellos of one address that may wait for their turn at once
+FORGET_AFTER = 600.0  # seconds after the last failure
 PAGE_TEXTS = ("companion.net",)  # the page's own labels, beside every game's and the app's texts
 STATIC_TYPES = {".js": "text/javascript", ".css": "text/css"}
 # Why a phone's game ended for it (the table's ``game_closed`` reasons) -> the error it is sent.
@@ -66,23 +68,51 @@ class Bucket:
 
 
 class Failures:
-    """Bad tokens per remote address; after a few, every answer to that address waits longer."""
+    """Bad hellos per remote address. After a few, that address's hellos are read one at a time,
+    each after a wait that doubles per failure up to :data:`MAX_DELAY`: guessing from one address
+    stays slow however many connections it opens, and a phone with a valid link from there still
+    gets its turn (at most :data:`MAX_WAITING` hellos of one address wait; more are answered at
+    once, unread, with ``link.busy``, and the page tries again). A failure is forgotten after
+    :data:`FORGET_AFTER` seconds; a valid link clears its address's record."""
 
     def __init__(self) -> None:
         self._count: dict[str, tuple[int, float]] = {}
+        self._turns: dict[str, asyncio.Lock] = {}
+        self._waiting: dict[str, int] = {}
 
     def delay(self, address: str) -> float:
         count, since = self._count.get(address, (0, 0.0))
-        if time.monotonic() - since > 600:
+        if count < FREE_FAILURES or time.monotonic() - since > FORGET_AFTER:
             return 0.0
-        return 0.0 if count < FREE_FAILURES else min(MAX_DELAY, 0.25 * 2 ** (count - FREE_FAILURES))
+        doublings = min(count - FREE_FAILURES, 16)  # 0.25 s * 2**16 is far above the cap: never an overflow
+        return float(min(MAX_DELAY, 0.25 * 2**doublings))
 
     def failed(self, address: str) -> None:
         count, _ = self._count.get(address, (0, 0.0))
-        self._count[address] = (count + 1, time.monotonic())
+        self._count[address] = (min(count + 1, 1_000_000), time.monotonic())
 
     def succeeded(self, address: str) -> None:
         self._count.pop(address, None)
+
+    @contextlib.asynccontextmanager
+    async def turn(self, address: str) -> AsyncIterator[bool]:
+        """Wait for this address's turn (and its delay); ``False``: too many of its hellos wait."""
+        if self._waiting.get(address, 0) >= MAX_WAITING:
+            yield False
+            return
+        self._waiting[address] = self._waiting.get(address, 0) + 1
+        lock = self._turns.setdefault(address, asyncio.Lock())
+        try:
+            async with lock:
+                delay = self.delay(address)
+                if delay:
+                    await asyncio.sleep(delay)
+                yield True
+        finally:
+            self._waiting[address] -= 1
+            if not self._waiting[address]:
+                del self._waiting[address]
+                self._turns.pop(address, None)
 
 
 class Connection:
@@ -135,7 +165,7 @@ class Connection:
                     await self.ws.send_str(json.dumps(message, ensure_ascii=False))
                 if final is not None:
                     self.closed = True
-                    await self.ws.close()
+                    await _close(self.ws)
 
 
 class PhoneServer:
@@ -193,7 +223,7 @@ class PhoneServer:
         address = request.remote or "?"
         claim = await self._hello(ws, address)
         if claim is None:
-            await ws.close()
+            await _close(ws)
             return ws
         conn = Connection(ws, claim)
         self.connections.add(conn)
@@ -213,30 +243,33 @@ class PhoneServer:
             with contextlib.suppress(asyncio.CancelledError):
                 await sender
             self.connections.discard(conn)
-            if not ws.closed:
-                await ws.close()
+            await _close(ws)
         return ws
 
     async def _hello(self, ws: web.WebSocketResponse, address: str) -> Claim | None:
-        """Read the hello; answer a bad token exactly like a malformed hello, slowed after failures."""
+        """Read the hello and answer it. Every malformed hello and every token that opens no seat
+        get the same answer (``link.invalid``), read in the address's turn (see :class:`Failures`)."""
         try:
             msg = await ws.receive(timeout=HELLO_TIMEOUT)
         except TimeoutError:
+            await _send(ws, {"type": "error", "code": "hello.timeout", "text": self._text("hello.timeout")})
             return None
-        claim: Claim | None = None
-        if msg.type == WSMsgType.TEXT:
-            hello = _parse(msg.data)
+        if msg.type in (WSMsgType.CLOSE, WSMsgType.CLOSING, WSMsgType.CLOSED, WSMsgType.ERROR):
+            return None  # the phone left (or sent more than a message may hold: closed with 1009)
+        async with self.failures.turn(address) as turn:
+            if not turn:
+                await _send(ws, {"type": "error", "code": "link.busy", "text": self._text("link.busy")})
+                return None
+            claim: Claim | None = None
+            hello = _parse(msg.data) if msg.type == WSMsgType.TEXT else None
             if isinstance(hello, dict) and hello.get("type") == "hello" and set(hello) == {"type", "token", "device"}:
                 claim = await asyncio.to_thread(self.links.claim, hello["token"], hello["device"])
-        delay = self.failures.delay(address)
-        if delay:
-            await asyncio.sleep(delay)
-        if claim is None:
-            self.failures.failed(address)
-            log.info("refused a link from %s", address)
-            await _send(ws, {"type": "error", "code": "link.invalid", "text": self._text("link.invalid")})
-            return None
-        self.failures.succeeded(address)
+            if claim is None:
+                self.failures.failed(address)
+                log.info("refused a link from %s", address)
+                await _send(ws, {"type": "error", "code": "link.invalid", "text": self._text("link.invalid")})
+                return None
+            self.failures.succeeded(address)
         if not claim.ok:
             await _send(ws, {"type": "error", "code": "link.taken", "text": self._text("link.taken")})
             return None
@@ -273,7 +306,7 @@ class PhoneServer:
                 if floods >= FLOOD_CLOSE:
                     log.info("closing a flooding phone (seat %s)", conn.claim.seat)
                     await _send(conn.ws, self._refusal(None, "flood"))
-                    await conn.ws.close(code=1008, message=b"flood")
+                    await _close(conn.ws, code=1008, message=b"flood")
                     break
                 continue
             data = _parse(msg.data)
@@ -310,7 +343,7 @@ class PhoneServer:
         for conn in list(self.connections):
             if conn.claim.game_id == game_id and conn.claim.seat == seat:
                 await _send(conn.ws, {"type": "error", "code": "link.released", "text": self._text("link.released")})
-                await conn.ws.close()
+                await _close(conn.ws)
         log.info("seat %s released; new link %s", seat, redact(link.token))
         return link.token
 
@@ -334,6 +367,13 @@ async def _send(ws: web.WebSocketResponse, message: JSONObject) -> None:
     if not ws.closed:
         with contextlib.suppress(ConnectionError, RuntimeError):
             await ws.send_str(json.dumps(message, ensure_ascii=False))
+
+
+async def _close(ws: web.WebSocketResponse, code: int = 1000, message: bytes = b"") -> None:
+    """Close a phone's socket; a phone that is already gone is not an error."""
+    if not ws.closed:
+        with contextlib.suppress(ConnectionError, RuntimeError):
+            await ws.close(code=code, message=message)
 
 
 def _resource(name: str) -> str:

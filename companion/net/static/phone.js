@@ -15,6 +15,9 @@ import { language as languageOf, render as fill } from "./texts.js";
 const fallback = { render: (state, { el }) =>
   el("div", {}, el("section", {}, el("div", { class: "pre", text: JSON.stringify(state.view, null, 1) }))) };
 
+// Errors after which the page connects again by itself (docs/protocol.md); every other one is final.
+const RETRYABLE = new Set(["link.busy", "hello.timeout"]);
+
 const C = (() => {
   const token = decodeURIComponent((location.pathname.split("/s/")[1] || "").split("/")[0]);
   const deviceKey = "companion.device." + token;
@@ -113,7 +116,7 @@ const C = (() => {
         render();  // a state may have arrived while the texts were loading
         break;
       case "error":
-        fatal = true;
+        fatal = !RETRYABLE.has(msg.code);  // busy or slow: the page tries again by itself
         notice(msg.text || msg.code);
         document.getElementById("main").replaceChildren();
         break;

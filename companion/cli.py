@@ -38,7 +38,7 @@ from companion.app.config import Config, load_config
 from companion.app.history import History, local_time, to_csv, to_json
 from companion.app.i18n import LANGUAGES, error_text, text
 from companion.app.qr import qr_terminal
-from companion.app.savedgame import build_game, export_game, import_game, load_game, parse_export
+from companion.app.savedgame import check_game, export_game, import_game, load_game, parse_export
 from companion.app.store import Store
 from companion.app.table import Ack, NoGame, Table
 from companion.app.writer import WriterLock, ask_running_app
@@ -418,7 +418,7 @@ def cmd_playthrough(args: argparse.Namespace, config: Config) -> int:
             game = load_game(store, int(source)).game
     else:
         rules, _title, setup, seed, stored = parse_export(_json_arg("@" + source))
-        game = build_game(rules, setup, seed, stored)
+        game = check_game(rules, setup, seed, stored)  # a file from outside: re-checked
     if args.audiences:
         sys.stdout.write(render_entries(game, [a.strip() for a in args.audiences.split(",")]))
     else:

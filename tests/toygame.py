@@ -41,6 +41,9 @@ class SecretsDrawn(Event):
     undo: ClassVar[UndoRule] = UndoRule.NEVER
     values: tuple[int, ...]
 
+    def chance(self) -> tuple[object, ...]:
+        return self.values  # one rng.randint per seat
+
 
 @dataclass(frozen=True)
 class Added(Event):
@@ -131,6 +134,17 @@ class ToyRules:
 
     def legal(self, state: ToyState, actor: Audience) -> JSON:
         return [1, 2, 3]
+
+    def recorded_intents(self, state: ToyState, events: tuple[Event, ...]) -> list[tuple[Intent, Audience]]:
+        first = events[0]
+        if isinstance(first, SecretsDrawn):
+            return [(Draw(), Audience.table())]
+        if isinstance(first, Added):
+            intent: Intent = (
+                AddTwice(first.seat, first.amount) if not first.ends_turn else Add(first.seat, first.amount)
+            )
+            return [(intent, Audience.of_seat(first.seat))]
+        return []
 
     def outcome(self, state: ToyState) -> Outcome | None:
         if state.total >= state.target:

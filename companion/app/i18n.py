@@ -296,4 +296,11 @@ def language_name(lang: str) -> str:
 
 
 def error_text(error: CompanionError, lang: str = "en", extra: tuple[str, ...] = ()) -> str:
-    return text(error.code, error.params, lang, extra)
+    """An error's words. A parameter ``x`` that comes with ``x_params`` is itself a code (e.g. the
+    rules' refusal inside an import's refusal) and is put in as its own words."""
+    params = dict(error.params)
+    for key, value in error.params.items():
+        nested = error.params.get(f"{key}_params")
+        if isinstance(value, str) and isinstance(nested, dict):
+            params[key] = text(value, nested, lang, extra)
+    return text(error.code, params, lang, extra)

@@ -10,6 +10,7 @@ from companion.app.store import GameHeader, Store, StoredEvent
 from companion.core.errors import CompanionError, MalformedInput
 from companion.core.game import Entry, Game, event_codec
 from companion.core.jsonvalue import JSON, JSONObject
+from companion.core.recheck import IllegalLog, recheck
 from companion.core.rules import Rules
 from companion.games import get_rules
 
@@ -23,21 +24,52 @@ class LoadedGame:
     game: Game[Any]
 
 
-def build_game(rules_name: str, config: JSONObject, seed: int, stored: list[StoredEvent]) -> Game[Any]:
-    """Decode and fold a stored log. Raises :class:`MalformedInput` if it does not fit the rules."""
-    rules = get_rules(rules_name)
+def _entries(rules: Rules[Any], stored: list[StoredEvent]) -> list[Entry]:
     codec = event_codec(rules)
     entries = []
     for expected, row in enumerate(stored, start=1):
         if row.seq != expected or not 1 <= row.action <= row.seq:
             raise MalformedInput("import.bad_sequence", "events are not numbered 1, 2, 3, ...", seq=row.seq)
-        entries.append(Entry(row.seq, row.action, codec.decode(row.body)))
+        try:
+            event = codec.decode(row.body)
+        except CompanionError as exc:  # not an event of this game at all: named like an illegal one
+            kind = row.body.get("kind")
+            raise IllegalLog(
+                "import.illegal_event",
+                f"event {row.seq} is not an event of this game ({exc.message})",
+                seq=row.seq,
+                kind=kind[:40] if isinstance(kind, str) else "?",
+                reason=exc.code,
+                reason_params=dict(exc.params),
+            ) from None
+        entries.append(Entry(row.seq, row.action, event))
+    return entries
+
+
+def build_game(rules_name: str, config: JSONObject, seed: int, stored: list[StoredEvent]) -> Game[Any]:
+    """Decode and fold a stored log (our own store's: trusted, as the table wrote it). Raises
+    :class:`MalformedInput` if it does not fit the rules."""
+    rules = get_rules(rules_name)
+    entries = _entries(rules, stored)
     try:
         return Game(rules, config, seed, entries)
     except CompanionError:
         raise
     except Exception as exc:  # a log that its rules cannot fold is not a game
         raise MalformedInput("import.unplayable", f"the log does not fold: {exc}") from exc
+
+
+def check_game(rules_name: str, config: JSONObject, seed: int, stored: list[StoredEvent]) -> Game[Any]:
+    """A log from outside: decode it and re-decide every action with the rules
+    (:func:`~companion.core.recheck.recheck`); refuse it naming the first illegal event."""
+    rules = get_rules(rules_name)
+    entries = _entries(rules, stored)
+    try:
+        return recheck(rules, config, seed, entries)
+    except CompanionError:
+        raise
+    except Exception as exc:  # the rules tripped over something no game could hold
+        raise MalformedInput("import.unplayable", f"the log cannot be replayed: {exc}") from exc
 
 
 def load_game(store: Store, game_id: int) -> LoadedGame:
@@ -95,9 +127,9 @@ def status_of(game: Game[Any]) -> str:
 
 
 def import_game(store: Store, data: JSON, make_current: bool = False) -> int:
-    """Check a game file by replaying it with its rules, then store it as a new game."""
+    """Check a game file by re-deciding it with its rules, then store it as a new game."""
     rules, title, config, seed, stored = parse_export(data)
-    game = build_game(rules, config, seed, stored)  # refuse anything the rules cannot replay
+    game = check_game(rules, config, seed, stored)  # refuse anything the rules would not have written
     game_id = store.create_game(rules, title, config, seed, make_current=make_current)
     if stored:
         store.append(game_id, stored, status_of(game)).result()

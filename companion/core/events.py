@@ -38,6 +38,14 @@ class Event(Tagged):
         """The seat that owns this event, for ``UndoRule.OWNER``."""
         return None
 
+    def chance(self) -> tuple[object, ...]:
+        """The chance outcomes this event records, one per draw of the ``rng`` that ``decide``
+        made for it, in draw order, each exactly as the draw returned it (``rng.choice``: the
+        value; ``rng.sample``: the list; ``rng.randint``: the number). Empty for an event
+        nobody drew. A re-check of an imported log trusts these and nothing else (see
+        :mod:`companion.core.recheck`)."""
+        return ()
+
 
 class Intent(Tagged):
     """Base of all intents. Subclasses are ``@dataclass(frozen=True)`` with a ``kind``."""

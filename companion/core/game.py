@@ -90,8 +90,11 @@ class Game(Generic[S]):
     def rng(self) -> random.Random:
         return random.Random(f"{self.seed}/{self.seq}")
 
-    def decide(self, intent: Intent, actor: Audience, expected_seq: int) -> tuple[Event, ...]:
-        """Validate ``intent`` against the current state; return the events it causes."""
+    def decide(
+        self, intent: Intent, actor: Audience, expected_seq: int, rng: random.Random | None = None
+    ) -> tuple[Event, ...]:
+        """Validate ``intent`` against the current state; return the events it causes. ``rng``:
+        where chance comes from (default: this game's seeded draw for this seq)."""
         if actor.is_debug:
             raise Forbidden("forbidden.debug", "the debug audience never acts")
         if expected_seq != self.seq:
@@ -100,7 +103,7 @@ class Game(Generic[S]):
             return (self.decide_undo(actor),)
         if self.outcome() is not None:
             raise GameOver("game_over", "the game has ended")
-        return self.rules.decide(self.state, intent, actor, self.rng())
+        return self.rules.decide(self.state, intent, actor, self.rng() if rng is None else rng)
 
     def last_action(self) -> list[Entry]:
         skip = undone_actions(self.entries)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol, TypeVar
 
@@ -42,6 +43,11 @@ class Rules(Protocol[S]):
     - ``view`` is what ``audience`` may see. Every audience must be handled explicitly.
     - ``legal`` lists what ``actor`` may do now, so screens offer only legal choices.
     - ``outcome`` is ``None`` while the game runs.
+    - ``recorded_intents`` maps one logged action (every event one intent wrote, in the state
+      before it) back to the intents and actors that could have written it, most likely first
+      (empty when no intent writes such an action, e.g. a step the game takes by itself). An
+      imported log is re-decided with these (:mod:`companion.core.recheck`): what a player
+      decided is checked again, and only the chance outcomes the events record are trusted.
     """
 
     name: str
@@ -61,3 +67,5 @@ class Rules(Protocol[S]):
     def legal(self, state: S, actor: Audience) -> JSON: ...
 
     def outcome(self, state: S) -> Outcome | None: ...
+
+    def recorded_intents(self, state: S, events: tuple[Event, ...]) -> Sequence[tuple[Intent, Audience]]: ...

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import itertools
 import json
 import logging
 import os
@@ -81,7 +82,7 @@ def test_a_thousand_failures_neither_break_the_throttle_nor_lock_out_a_valid_lin
             answers = await asyncio.gather(*guesses, hello(r, good_hello(token)))
             assert [a["code"] for a in answers[:5]] == ["link.invalid"] * 5
             assert answers[5]["type"] == "welcome" and answers[5]["seat"] == "a"  # the valid link joined
-            gaps = [b - a for a, b in zip(seen, seen[1:], strict=False)]
+            gaps = [b - a for a, b in itertools.pairwise(seen)]
             assert len(seen) == 6 and min(gaps) >= 0.25, gaps  # never two guesses in one wait
             assert r.server.failures.delay(LOOPBACK) == 0.0  # a valid link clears its address
         no_tracebacks(caplog)

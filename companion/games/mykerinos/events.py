@@ -32,6 +32,9 @@ class StartPlayerDrawn(Event):
     undo: ClassVar[UndoRule] = UndoRule.NEVER
     seat: str
 
+    def chance(self) -> tuple[object, ...]:
+        return (self.seat,)  # one rng.choice
+
 
 @dataclass(frozen=True)
 class StartPlayerChosen(Event):
@@ -44,6 +47,9 @@ class PatronsDrawn(Event):
     kind: ClassVar[str] = "myk.patrons_drawn"
     undo: ClassVar[UndoRule] = UndoRule.NEVER
     order: tuple[str, ...]  # patron on wing 1..5
+
+    def chance(self) -> tuple[object, ...]:
+        return (self.order,)  # one rng.sample
 
 
 @dataclass(frozen=True)

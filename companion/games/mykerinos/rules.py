@@ -18,7 +18,7 @@ from companion.core import (
     Outcome,
     SetupError,
 )
-from companion.games.mykerinos import flow, views
+from companion.games.mykerinos import flow, recorded, views
 from companion.games.mykerinos import intents as it
 from companion.games.mykerinos.events import (
     EVENTS,
@@ -604,3 +604,6 @@ class MykerinosRules:
 
     def outcome(self, state: MykState) -> Outcome | None:
         return views.outcome(state)
+
+    def recorded_intents(self, state: MykState, events: tuple[Event, ...]) -> list[tuple[Intent, Audience]]:
+        return recorded.recorded_intents(state, events)

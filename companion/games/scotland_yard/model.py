@@ -104,6 +104,9 @@ class DetectivesPlaced(Event):
     def undo_rule(self) -> UndoRule:
         return UndoRule.NEVER if self.drawn else UndoRule.TABLE
 
+    def chance(self) -> tuple[object, ...]:
+        return (tuple(station for _, station in self.stations),) if self.drawn else ()  # one rng.sample
+
 
 @dataclass(frozen=True)
 class XPlaced(Event):
@@ -118,6 +121,9 @@ class XPlaced(Event):
 
     def owner(self) -> str | None:
         return MRX
+
+    def chance(self) -> tuple[object, ...]:
+        return (self.station,) if self.drawn else ()  # one rng.choice
 
 
 @dataclass(frozen=True)

@@ -25,7 +25,7 @@ from companion.core.errors import Forbidden, IllegalMove, SetupError
 from companion.core.events import Event, Intent
 from companion.core.jsonvalue import JSON, JSONObject
 from companion.core.rules import Outcome
-from companion.games.scotland_yard import moves, tracker, views
+from companion.games.scotland_yard import moves, recorded, tracker, views
 from companion.games.scotland_yard.board import D_CARDS, X_CARDS, board_for
 from companion.games.scotland_yard.model import (
     BOX,
@@ -404,6 +404,9 @@ class ScotlandYardRules:
 
     def outcome(self, state: SYState) -> Outcome | None:
         return outcome(state)
+
+    def recorded_intents(self, state: SYState, events: tuple[Event, ...]) -> list[tuple[Intent, Audience]]:
+        return recorded.recorded_intents(state, events)
 
 
 RULES = ScotlandYardRules()

@@ -68,6 +68,9 @@ class PileShuffled(SeatEvent):
     order: tuple[Agent, ...]
     reason: Literal["setup", "reshuffle"]
 
+    def chance(self) -> tuple[object, ...]:
+        return (self.order,)  # one rng.sample of the whole pile
+
 
 # -- a turn ------------------------------------------------------------------------------
 

@@ -9,7 +9,7 @@ from companion.core.codec import KindCodec
 from companion.core.events import Event, Intent
 from companion.core.jsonvalue import JSON, JSONObject
 from companion.core.rules import Outcome
-from companion.games.victorian_masterminds import flow, views
+from companion.games.victorian_masterminds import flow, recorded, views
 from companion.games.victorian_masterminds.engine import apply_event, final_scores
 from companion.games.victorian_masterminds.events import EVENT_CLASSES, INTENT_CLASSES
 from companion.games.victorian_masterminds.model import VMState
@@ -44,6 +44,9 @@ class VictorianMastermindsRules:
             return None
         scores, winners = final_scores(state)
         return Outcome("vm.final_score", winners, scores)
+
+    def recorded_intents(self, state: VMState, events: tuple[Event, ...]) -> list[tuple[Intent, Audience]]:
+        return recorded.recorded_intents(state, events)
 
 
 RULES = VictorianMastermindsRules()

@@ -1,0 +1,91 @@
+"""From a logged action back to the intent that wrote it (for re-checking imported games).
+
+An action starts with the event its intent asked for (or the scientists it paid first); the
+companion then runs the game forward by itself (reshuffles, loot, abilities that need nobody, the
+end of a turn, the final round), which the re-check compares. The table may act for every seat.
+"""
+
+from __future__ import annotations
+
+from companion.core.audience import TABLE, Audience
+from companion.core.events import Event, Intent
+from companion.games.victorian_masterminds.events import (
+    Adjust,
+    AgentPlaced,
+    AgentResolved,
+    AgentRevealed,
+    AnswerHenchman,
+    BuildingCaptured,
+    Capture,
+    ChooseBuilding,
+    Corrected,
+    EndTurn,
+    EngineerDone,
+    ExtraTurn,
+    ForceResolve,
+    MissionSet,
+    MissionTaken,
+    Place,
+    RecordSegment,
+    RemoveSegment,
+    Reveal,
+    ScientistsSpent,
+    SegmentRecorded,
+    SegmentRemoved,
+    SetMission,
+    StackFlipped,
+    Start,
+    Started,
+    TurnEnded,
+)
+from companion.games.victorian_masterminds.model import VMState
+
+
+def recorded_intents(state: VMState, events: tuple[Event, ...]) -> list[tuple[Intent, Audience]]:
+    first = events[0]
+    second = events[1] if len(events) > 1 else None
+    if isinstance(first, Started):
+        return [(Start(), TABLE)]
+    if isinstance(first, AgentPlaced):
+        named = (Place(first.seat, first.city, first.agent), TABLE)
+        if first.agent is None:
+            return [named]
+        # A phone places its top agent without naming it; the table (or a tag) names it.
+        return [named, (Place(first.seat, first.city), Audience.of_seat(first.seat))]
+    if isinstance(first, ScientistsSpent):
+        if first.purpose == "recycle" and isinstance(second, AgentPlaced):
+            return [(Place(second.seat, second.city, second.agent, recycle=True), TABLE)]
+        if first.purpose == "extra_turn":
+            return [(ExtraTurn(first.seat), TABLE)]
+        if first.purpose == "capture" and isinstance(second, BuildingCaptured):
+            return [(Capture(second.seat, second.city, second.building), TABLE)]
+        return []
+    if isinstance(first, StackFlipped) and first.reason == "forced":
+        return [(ForceResolve(state.active_seat, first.city), TABLE)]
+    if isinstance(first, TurnEnded) and not first.auto:
+        return [(EndTurn(first.seat), TABLE)]
+    if isinstance(first, AgentRevealed):
+        return [(Reveal(first.agent), TABLE)]
+    if isinstance(first, BuildingCaptured) and first.via == "gunner":
+        return [(ChooseBuilding(first.building), TABLE)]
+    if isinstance(first, MissionTaken):
+        return [(AnswerHenchman(True, first.reward, first.label), TABLE)]
+    if isinstance(first, AgentResolved):
+        answers: dict[str, Intent] = {
+            "declined": ChooseBuilding(None),
+            "mission_not_met": AnswerHenchman(False),
+            "engineer": EngineerDone(),
+        }
+        answer = answers.get(first.outcome)
+        return [] if answer is None else [(answer, TABLE)]
+    if isinstance(first, Corrected):
+        value = first.value if first.counter == "codex" else None
+        return [(Adjust(first.counter, first.delta, first.seat, value), TABLE)]
+    if isinstance(first, SegmentRecorded):
+        segment = RecordSegment(first.seat, first.chaos, first.unlock, first.bolts, first.copper, first.label)
+        return [(segment, TABLE)]
+    if isinstance(first, SegmentRemoved):
+        return [(RemoveSegment(first.seat, first.index), TABLE)]
+    if isinstance(first, MissionSet):
+        return [(SetMission(first.city, first.reward, first.label), TABLE)]
+    return []  # loot, flips of full stacks, resolutions, the end: the game writes them by itself

@@ -133,7 +133,7 @@ def running_error(holder: JSONObject) -> AppRunning:
     return AppRunning(
         "writer.running",
         f"Companion already runs for these saved games (`companion {role or 'run'}`, process {pid or '?'})",
-        pid=pid if isinstance(pid, int) else "?",
+        pid=str(pid) if isinstance(pid, int) else "?",  # a process id, never digit-grouped
         command=f"companion {role}" if isinstance(role, str) and role else "companion",
     )
 
@@ -301,14 +301,14 @@ def ask_running_app(lock: WriterLock, request: JSONObject, timeout: float = 60.0
         raise AppRunning(
             "writer.unreachable",
             "the table is running and takes no commands from here",
-            pid=pid if isinstance(pid, int) else "?",
+            pid=str(pid) if isinstance(pid, int) else "?",
         ) from None
     try:
         reply = json.loads(line)
     except ValueError:
         reply = None
     if not isinstance(reply, dict):
-        raise AppRunning("writer.unreachable", "the running table did not answer", pid=holder.get("pid") or "?")
+        raise AppRunning("writer.unreachable", "the running table did not answer", pid=str(holder.get("pid") or "?"))
     if reply.get("ok") is not True:
         params = reply.get("params")
         raise CompanionError(

@@ -9,6 +9,7 @@ companion legal --as ACTOR         what ACTOR may do now: each intent's keys and
 companion do KIND key=value ... --as ACTOR   act (or give the intent as JSON); says what happened
 companion undo --as ACTOR          undo the last action, if the rules let ACTOR
 companion history [--csv|--json] [--bgstats ID [--qr]]   finished games; a play for BG Stats
+companion host-link [--qr] [--new] the host page's link (run it as the service's user: sudo)
 companion open ID | delete ID | export ID FILE | import FILE
 companion playthrough ID|FILE      every audience's view after every event
 companion doctor | enroll          hardware diagnostics and tag enrollment
@@ -36,8 +37,9 @@ from typing import Any, TypeVar
 from companion.app import bgstats, readable
 from companion.app.config import Config, load_config
 from companion.app.history import History, local_time, to_csv, to_json
+from companion.app.hostlink import HostLink, host_url
 from companion.app.i18n import LANGUAGES, error_text, text
-from companion.app.qr import qr_terminal
+from companion.app.qr import phone_address, qr_terminal
 from companion.app.savedgame import check_game, export_game, import_game, load_game, parse_export
 from companion.app.store import Store
 from companion.app.table import Ack, NoGame, Table
@@ -426,6 +428,19 @@ def cmd_playthrough(args: argparse.Namespace, config: Config) -> int:
     return 0
 
 
+def cmd_host_link(args: argparse.Namespace, config: Config) -> int:
+    """The host page's link, from the token file in the data directory (the service's, with sudo)."""
+    link = HostLink(config.data_dir)
+    token = link.rotate() if args.new else link.token()
+    url = host_url(phone_address(config.public_address), config.port, token)
+    if args.qr:
+        print(qr_terminal(url))
+    print(url)
+    if args.new:
+        print(_say(args, "cli.host_link.new"), file=sys.stderr)
+    return 0
+
+
 # -- the long-running parts ----------------------------------------------------------------------------
 def _listen(args: argparse.Namespace, config: Config) -> Config:
     changes: dict[str, Any] = {}
@@ -523,6 +538,9 @@ def build_parser() -> argparse.ArgumentParser:
     form.add_argument("--json", action="store_true", help="print JSON")
     p.add_argument("--bgstats", type=int, metavar="ID", help="print the BG Stats link of finished game ID")
     p.add_argument("--qr", action="store_true", help="with --bgstats: also draw its QR code to scan with BG Stats")
+    p = add("host-link", cmd_host_link, "print the host page's link (on a Pi running the service: with sudo)")
+    p.add_argument("--qr", action="store_true", help="also draw its QR code")
+    p.add_argument("--new", action="store_true", help="make a new link; the old one stops working at once")
     p = add("open", cmd_open, "make a saved game the open one")
     p.add_argument("id", type=int, help="the saved game's id (see companion games)")
     p = add("delete", cmd_delete, "delete a saved game")

@@ -13,8 +13,19 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from companion.app import bgstats
 from companion.app.config import LANGUAGES, Config
+from companion.app.history import History, Play
 from companion.app.i18n import error_text, text
+from companion.app.preferences import (
+    PREF_LANGUAGE,
+    PREF_MYK_LAYOUT,
+    PREF_SY_BOBBIES,
+    PREF_SY_TRACKER,
+    PREF_VM_CITY_LOOT,
+    PREF_VM_GUNNER,
+    PREF_VM_START_LEVEL,
+)
 from companion.app.qr import phone_address, qr_png, seat_url
 from companion.app.seats import SeatLink, SeatLinks, wifi_payload
 from companion.app.store import GameHeader, Store
@@ -22,19 +33,25 @@ from companion.app.table import Ack, Table
 from companion.core.audience import TABLE
 from companion.core.errors import CompanionError
 from companion.core.jsonvalue import JSON, JSONObject
+from companion.net.host import Host
 from companion.net.server import PhoneServer
 
 log = logging.getLogger(__name__)
 UI_TEXTS = ("ui",)
 
-# Preference keys (one SQLite table shared with the rest of the app; see store.set_preference)
-PREF_LANGUAGE = "language"
-PREF_SY_TRACKER = "sy.tracker"
-PREF_SY_BOBBIES = "sy.bobbies_keep_game_alive"
-PREF_VM_GUNNER = "vm.gunner_rule"
-PREF_VM_CITY_LOOT = "vm.capture_city_loot"
-PREF_VM_START_LEVEL = "vm.start_level.{players}"  # the Secret Service start level per player count
-PREF_MYK_LAYOUT = "myk.layout"
+# The preference keys are the app's (one SQLite table shared with the host page); screens import
+# them from here.
+__all__ = [
+    "PREF_LANGUAGE",
+    "PREF_MYK_LAYOUT",
+    "PREF_SY_BOBBIES",
+    "PREF_SY_TRACKER",
+    "PREF_VM_CITY_LOOT",
+    "PREF_VM_GUNNER",
+    "PREF_VM_START_LEVEL",
+    "Controller",
+    "Phones",
+]
 
 
 @dataclass
@@ -57,6 +74,7 @@ class Controller:
         self.phones = Phones(None, 0, phone_address(config.public_address))
         self.language_changed: list[Callable[[], None]] = []
         self.inputs: Any = None  # companion.app.inputs.HardwareInputs, when the box's hardware runs
+        self.host: Host | None = None  # the host page and room codes on the phone server (companion.net.host)
         self.hardware_problem = ""
 
     async def load(self) -> None:
@@ -139,10 +157,38 @@ class Controller:
             return None
         return wifi_payload(self.config.hotspot_ssid, self.config.hotspot_password)
 
+    def room_code(self, seat: str) -> str:
+        """The seat's room code, shown under its QR code ("" without the host part)."""
+        game_id = self.game_id
+        if self.host is None or game_id is None:
+            return ""
+        return self.host.codes.issue(game_id, seat).code
+
+    def landing_url(self) -> str:
+        """Where a room code is typed: the phone server's front page."""
+        host = f"[{self.phones.address}]" if ":" in self.phones.address else self.phones.address
+        return f"http://{host}:{self.phones.port}/"
+
+    async def host_url(self) -> str | None:
+        return await asyncio.to_thread(self.host.url) if self.host is not None else None
+
+    async def plays(self) -> list[Play]:
+        history = self.host.history if self.host is not None else History(self.store)
+        return await asyncio.to_thread(history.plays, self.lang)
+
+    async def bgstats(self, game_id: int) -> tuple[str, bytes]:
+        """A finished game's BG Stats link and its QR code (error correction L: bigger modules)."""
+        history = self.host.history if self.host is not None else History(self.store)
+        play = await asyncio.to_thread(history.play, game_id, self.lang)
+        link = bgstats.link(play)
+        return link, await asyncio.to_thread(qr_png, link, 10, "L")
+
     async def release(self, seat: str) -> None:
         game_id = self.game_id
         if game_id is None:
             return
+        if self.host is not None:
+            self.host.codes.forget(game_id, seat)
         if self.phones.server is not None:
             await self.phones.server.release(game_id, seat)
         else:

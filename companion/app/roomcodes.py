@@ -112,6 +112,12 @@ class RoomCodes:
             for key in [k for k in self._codes if k[0] == game_id and seat in (None, k[1])]:
                 del self._codes[key]
 
+    def keep_only(self, game_id: int | None) -> None:
+        """Another game was opened (or none is): the other games' codes are dead."""
+        with self._lock:
+            for key in [k for k in self._codes if k[0] != game_id]:
+                del self._codes[key]
+
     def _expire(self, now: float) -> None:
         for key in [k for k, c in self._codes.items() if c.expires <= now]:
             del self._codes[key]

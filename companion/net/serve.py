@@ -18,6 +18,7 @@ from typing import TextIO
 
 from companion.app.config import Config
 from companion.app.inputs import HardwareInputs
+from companion.app.preferences import Preferences
 from companion.app.qr import phone_address, qr_terminal, seat_url
 from companion.app.seats import TABLE_SEAT, SeatLinks
 from companion.app.store import Store
@@ -28,6 +29,8 @@ from companion.appliance.logs import setup_logging
 from companion.appliance.status import status_line
 from companion.core.errors import CompanionError
 from companion.core.jsonvalue import JSONObject
+from companion.net.host import Host
+from companion.net.host import attach as attach_host
 from companion.net.server import PhoneServer
 
 CLEAR = "\033[2J\033[H"
@@ -37,8 +40,8 @@ async def print_links(table: Table, links: SeatLinks, out: TextIO | None = None)
     """List every seat's state (never its link); return the seats that still wait for a phone."""
     stream = out or sys.stdout
     if table.current is None:
-        print("No game is open. Start one first, e.g.:", file=stream)
-        print('  companion new scotland_yard --setup \'{"detectives": ["Dora"]}\'', file=stream)
+        print("No game is open. Start one on the host page, or e.g.:", file=stream)
+        print("  companion new scotland_yard mister_x=Xavier detectives=Dora", file=stream)
         return []
     game = table.current.game
     seats = [*game.rules.seats(game.state), TABLE_SEAT]
@@ -53,7 +56,7 @@ async def print_links(table: Table, links: SeatLinks, out: TextIO | None = None)
     return waiting
 
 
-async def show_codes(table: Table, links: SeatLinks, address: str, port: int) -> None:
+async def show_codes(table: Table, links: SeatLinks, address: str, port: int, host: Host | None = None) -> None:
     """At the terminal: one seat's QR code at a time, on Enter, so nobody photographs another's."""
     while True:
         waiting = await print_links(table, links)
@@ -68,7 +71,10 @@ async def show_codes(table: Table, links: SeatLinks, address: str, port: int) ->
                 return  # stdin closed
             (link,) = await asyncio.to_thread(links.ensure, game_id, [seat])
             url = seat_url(address, port, link.token)
-            print(f"{qr_terminal(url)}\n{url}\n\nPress Enter when the phone has joined.")
+            code = ""
+            if host is not None:
+                code = f"\nor type the room code {host.codes.issue(game_id, seat).code} at http://{address}:{port}/"
+            print(f"{qr_terminal(url)}\n{url}{code}\n\nPress Enter when the phone has joined.")
             await asyncio.to_thread(sys.stdin.readline)
             print(CLEAR, end="", flush=True)
 
@@ -87,13 +93,29 @@ async def serve(config: Config, lock: WriterLock | None = None) -> None:
         inputs = HardwareInputs.open(table, config)
         inputs.router.listen(_print_notice)
         links = SeatLinks(store)
-        server = PhoneServer(table, links, language=lambda: config.language)
+        prefs = Preferences(store, config.language)
+        await prefs.load()
+        server = PhoneServer(table, links, language=lambda: prefs.language)
+        address = phone_address(config.public_address)
+        where = [config.port]  # the port phones reach, once the server is listening
+        host = attach_host(
+            server,
+            store,
+            table,
+            links,
+            config.data_dir,
+            base=lambda: (address, where[0]),
+            pref=prefs.get,
+            set_pref=prefs.set,
+            language=lambda: prefs.language,
+        )
         try:
             runner, port = await server.start(config.host, config.port)
         except OSError as exc:
             if exc.errno != errno.EADDRINUSE:
                 raise
             raise CompanionError("net.port_taken", f"port {config.port} is in use", port=config.port) from None
+        where[0] = port
     except BaseException:
         if inputs is not None:
             await inputs.aclose()
@@ -104,15 +126,20 @@ async def serve(config: Config, lock: WriterLock | None = None) -> None:
     hw = inputs.hardware
     if hw.buttons is not None or hw.readers:
         print(f"Hardware ({hw.mode}): {len(hw.config.buttons)} buttons, {len(hw.readers)} tag readers")
-    address = phone_address(config.public_address)
     print(f"Companion is serving phones on http://{address}:{port} (Ctrl-C to stop)", flush=True)
     codes: asyncio.Task[None] | None = None
     if sys.stdin.isatty():
-        codes = asyncio.create_task(show_codes(table, links, address, port))
+        # Shown once, here only: the host page runs the table from any phone or tablet.
+        url = await asyncio.to_thread(host.url)
+        print(f"\nThe host page (keep this link to yourself):\n{qr_terminal(url)}\n{url}\n")
+        codes = asyncio.create_task(show_codes(table, links, address, port, host))
     else:
         # No terminal to take turns at (e.g. a service log): list the seats, never their links.
         await print_links(table, links)
-        print("Run `companion serve` at a terminal, or use the touchscreen, to show the seats' QR codes.", flush=True)
+        print(
+            "Run `sudo companion host-link` for the host page, or use the touchscreen, to hand out the seats.",
+            flush=True,
+        )
     beat = start_heartbeat(config.data_dir, lambda: status_line(table, server))  # systemd: ready, status, watchdog
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()

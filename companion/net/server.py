@@ -176,6 +176,11 @@ class PhoneServer:
         self.failures = Failures()
         self.connections: set[Connection] = set()
         self._on_claim: list[Callable[[int, str], None]] = []
+        self._routes: list[Callable[[web.Application], None]] = []
+
+    def add_routes(self, add: Callable[[web.Application], None]) -> None:
+        """More routes on the same server (the host and landing pages, companion.net.host)."""
+        self._routes.append(add)
 
     def on_claim(self, callback: Callable[[int, str], None]) -> None:
         """Tell the touchscreen when a seat was claimed (it hides that seat's QR code)."""
@@ -188,6 +193,8 @@ class PhoneServer:
         app.router.add_get("/static/{name:[a-z0-9_/]+\\.[a-z]+}", self.static)
         app.router.add_get("/texts/{lang}.json", self.texts)
         app.router.add_get("/ws", self.socket)
+        for add in self._routes:
+            add(app)
         return app
 
     async def start(self, host: str, port: int) -> tuple[web.AppRunner, int]:

@@ -1,11 +1,12 @@
 /* Shared by the phone page's shell and the game modules: building DOM nodes, a number stepper. */
 
-/* el("button", {class, onclick, text, "data-x": 1}, ...children): one element; null/false children are skipped. */
+/* el("button", {class, onclick, text, "data-x": 1}, ...children): one element; null/false children are
+ * skipped; any on<event> given a function listens to that event (onclick, oninput, onchange). */
 export function el(tag, attrs, ...children) {
   const node = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs || {})) {
     if (k === "class") node.className = v;
-    else if (k === "onclick") node.addEventListener("click", v);
+    else if (k.startsWith("on") && typeof v === "function") node.addEventListener(k.slice(2), v);
     else if (k === "text") node.textContent = v;
     else if (v === true) node.setAttribute(k, "");
     else if (v !== false && v !== null && v !== undefined) node.setAttribute(k, v);

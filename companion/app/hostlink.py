@@ -1,0 +1,79 @@
+"""The host link: a secret of its own that opens the host page (start games, hand out seats,
+saved games, settings, history) on any phone, tablet or laptop — for a Pi without a touchscreen.
+
+The token lives in the data directory, in the file ``host-token`` readable by its owner only
+(the service's user): ``companion serve`` at a terminal shows the link once, the touchscreen's
+Phones screen on request, and ``sudo companion host-link`` prints it for a Pi running as a
+service. ``companion host-link --new`` makes a new one; the old link stops working at once
+(every check reads the file again when it changed). The token is compared in constant time and
+never logged; it appears in no view.
+"""
+
+from __future__ import annotations
+
+import hmac
+import os
+import secrets
+import threading
+from pathlib import Path
+
+TOKEN_FILE = "host-token"
+TOKEN_BYTES = 24  # 192 bits, like a seat's token
+
+
+def host_url(address: str, port: int, token: str) -> str:
+    host = f"[{address}]" if ":" in address else address
+    return f"http://{host}:{port}/h/{token}"
+
+
+class HostLink:
+    def __init__(self, data_dir: Path) -> None:
+        self.path = Path(data_dir) / TOKEN_FILE
+        self._lock = threading.Lock()
+        self._cached: tuple[float, str] | None = None
+
+    def token(self) -> str:
+        """The host token, made on first use."""
+        with self._lock:
+            current = self._read()
+            if current:
+                return current
+            return self._write(secrets.token_urlsafe(TOKEN_BYTES))
+
+    def rotate(self) -> str:
+        """A new token; the old link is dead from now on."""
+        with self._lock:
+            return self._write(secrets.token_urlsafe(TOKEN_BYTES))
+
+    def check(self, presented: object) -> bool:
+        """Whether ``presented`` is the host token (constant time; False for anything else)."""
+        if not isinstance(presented, str) or not 16 <= len(presented) <= 64:
+            return False
+        with self._lock:
+            current = self._read()
+        if not current:
+            return False
+        return hmac.compare_digest(presented.encode("utf-8"), current.encode("utf-8"))
+
+    def _read(self) -> str:
+        try:
+            stamp = self.path.stat().st_mtime_ns
+        except FileNotFoundError:
+            return ""
+        if self._cached is not None and self._cached[0] == stamp:
+            return self._cached[1]
+        text = self.path.read_text("ascii").strip()
+        self._cached = (stamp, text)
+        return text
+
+    def _write(self, token: str) -> str:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        temporary = self.path.with_name(f".{TOKEN_FILE}.{os.getpid()}")
+        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w", encoding="ascii") as fh:
+            fh.write(token + "\n")
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(temporary, self.path)
+        self._cached = None
+        return token

@@ -1,0 +1,102 @@
+"""The table's preferences (kept in the store with the games): their keys, the values each may
+take, and which setup option each one pre-fills when a game is set up. Shared by the touchscreen's
+settings and the host page, so both offer and check the same choices.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+from companion.app.i18n import LANGUAGES
+from companion.app.store import Store
+from companion.core.errors import CompanionError
+from companion.core.jsonvalue import JSON, JSONObject
+
+PREF_LANGUAGE = "language"
+PREF_SY_TRACKER = "sy.tracker"
+PREF_SY_BOBBIES = "sy.bobbies_keep_game_alive"
+PREF_VM_GUNNER = "vm.gunner_rule"
+PREF_VM_CITY_LOOT = "vm.capture_city_loot"
+PREF_VM_START_LEVEL = "vm.start_level.{players}"  # the Secret Service start level per player count
+PREF_MYK_LAYOUT = "myk.layout"
+
+
+class SettingError(CompanionError):
+    default_code = "setting"
+
+
+@dataclass(frozen=True)
+class Setting:
+    """A preference a person may change: its key, the values it takes, and its default."""
+
+    key: str
+    choices: tuple[JSON, ...] | None  # None: an integer from ``low`` to ``high``
+    default: JSON
+    low: int = 0
+    high: int = 0
+    game: str = ""  # the game whose setup it pre-fills ("" for the whole table)
+    setup_key: str = ""  # ... and which setup key
+
+
+SETTINGS: tuple[Setting, ...] = (
+    Setting(PREF_LANGUAGE, tuple(LANGUAGES), None),
+    Setting(PREF_SY_TRACKER, (False, True), False, game="scotland_yard", setup_key="tracker"),
+    Setting(PREF_SY_BOBBIES, (False, True), False, game="scotland_yard", setup_key="bobbies_keep_game_alive"),
+    Setting(PREF_VM_GUNNER, (">=", ">"), ">=", game="victorian_masterminds", setup_key="gunner_rule"),
+    Setting(PREF_VM_CITY_LOOT, (False, True), False, game="victorian_masterminds", setup_key="capture_city_loot"),
+    *(Setting(PREF_VM_START_LEVEL.format(players=n), None, None, 0, 11, "victorian_masterminds") for n in (2, 3, 4)),
+    Setting(PREF_MYK_LAYOUT, ("line4", "ring5"), "line4", game="mykerinos", setup_key="layout"),
+)
+BY_KEY = {s.key: s for s in SETTINGS}
+
+
+def check(key: object, value: JSON) -> tuple[str, JSON]:
+    """A setting someone asked for, if it is one and the value is one it takes."""
+    setting = BY_KEY.get(key) if isinstance(key, str) else None
+    if setting is None:
+        raise SettingError("setting.unknown", "no such setting", key=str(key)[:40])
+    if setting.choices is not None:
+        if not any(value == c and type(value) is type(c) for c in setting.choices):
+            raise SettingError("setting.value", "not a value this setting takes", key=setting.key)
+    elif isinstance(value, bool) or not isinstance(value, int) or not setting.low <= value <= setting.high:
+        raise SettingError("setting.value", "not a value this setting takes", key=setting.key)
+    return setting.key, value
+
+
+def setup_defaults(rules: str, prefs: Mapping[str, JSON]) -> JSONObject:
+    """What the table's preferences pre-fill in a new game's setup (e.g. the tracker)."""
+    return {
+        s.setup_key: prefs.get(s.key, s.default)
+        for s in SETTINGS
+        if s.game == rules and s.setup_key and prefs.get(s.key, s.default) is not None
+    }
+
+
+class Preferences:
+    """The preferences of one store, in memory, with listeners (for ``companion serve``; the
+    touchscreen keeps its own copy in its controller and hands the host page its methods)."""
+
+    def __init__(self, store: Store, language: str = "en") -> None:
+        self.store = store
+        self.fallback_language = language
+        self.values: dict[str, JSON] = {}
+        self.changed: list[Callable[[str], None]] = []
+
+    async def load(self) -> None:
+        self.values = await asyncio.to_thread(self.store.preferences)
+
+    def get(self, key: str, default: JSON = None) -> JSON:
+        return self.values.get(key, default)
+
+    @property
+    def language(self) -> str:
+        chosen = self.values.get(PREF_LANGUAGE)
+        return chosen if isinstance(chosen, str) and chosen in LANGUAGES else self.fallback_language
+
+    async def set(self, key: str, value: JSON) -> None:
+        await asyncio.to_thread(self.store.set_preference, key, value)
+        self.values[key] = value
+        for callback in list(self.changed):
+            callback(key)

@@ -1,0 +1,499 @@
+"""The host page and the landing page: running a table without a touchscreen.
+
+Routes (added to the phone server):
+
+- ``GET /`` — the landing page: anyone types a room code there (:mod:`companion.app.roomcodes`);
+- ``POST /join`` — ``{"code": "ABCDE"}`` -> ``{"link": "/s/<token>"}`` for a valid code, else
+  ``{"code": "room.invalid"|"room.busy", "text": ...}`` (403); wrong codes are slowed per address;
+- ``GET /h/<token>`` — the host page (the same bytes for any token, like a seat's page);
+- ``GET /host/ws`` — its web socket: ``{"type": "hello", "token": ...}`` first (the host token,
+  :mod:`companion.app.hostlink`, checked in constant time, failures slowed per address), then the
+  server pushes ``{"type": "host", ...}`` (games, the open game with its seats, settings, the end
+  result with its BG Stats link) after every change, and answers
+  ``{"type": "do", "id": n, "op": ..., "args": {...}}`` with ``{"type": "done", "id": n, "result": ...}``
+  or ``{"type": "refused", "id": n, "code": ..., "params": ..., "text": ...}``.
+
+What the host page sees is what the touchscreen sees: the public table, every seat's state, and
+— one at a time, on request — a seat's link, QR code and room code. Nothing secret to a seat is
+ever in it. See ``docs/host.md``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import contextlib
+import datetime
+import importlib.resources
+import json
+import logging
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import ClassVar
+
+from aiohttp import WSMsgType, web
+
+from companion.app import bgstats, preferences, readable
+from companion.app.history import History, Play, local_time
+from companion.app.hostlink import HostLink
+from companion.app.i18n import LANGUAGES, error_text, language_name, text
+from companion.app.qr import qr_png, seat_url
+from companion.app.roomcodes import RoomCodes
+from companion.app.seats import TABLE_SEAT, SeatLinks
+from companion.app.store import Store
+from companion.app.table import Table
+from companion.core.audience import TABLE
+from companion.core.errors import CompanionError, MalformedInput
+from companion.core.jsonvalue import JSON, JSONObject
+from companion.games import GAMES, game_names, get_summary
+from companion.net.server import Bucket, Failures, PhoneServer
+
+log = logging.getLogger(__name__)
+
+HOST_MESSAGE = 16384  # bytes of one message from the host page (a setup with board changes)
+HELLO_TIMEOUT = 10.0
+PUSH_DELAY = 0.05  # seconds: several changes at once become one push
+_NO_STORE = {"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer"}
+
+
+class HostError(CompanionError):
+    default_code = "host"
+
+
+def png_data(png: bytes) -> str:
+    return "data:image/png;base64," + base64.b64encode(png).decode("ascii")
+
+
+class HostConnection:
+    def __init__(self, ws: web.WebSocketResponse) -> None:
+        self.ws = ws
+        self.bucket = Bucket()
+        self.lock = asyncio.Lock()
+
+    async def send(self, message: JSONObject) -> None:
+        async with self.lock:
+            if not self.ws.closed:
+                with contextlib.suppress(ConnectionError, RuntimeError):
+                    await self.ws.send_str(json.dumps(message, ensure_ascii=False))
+
+
+class Host:
+    """The host page's and landing page's side of the server (one per running table)."""
+
+    def __init__(
+        self,
+        server: PhoneServer,
+        store: Store,
+        table: Table,
+        links: SeatLinks,
+        data_dir: Path,
+        *,
+        base: Callable[[], tuple[str, int]],
+        pref: Callable[[str, JSON], JSON],
+        set_pref: Callable[[str, JSON], Awaitable[None]],
+        language: Callable[[], str],
+    ) -> None:
+        self.server = server
+        self.store = store
+        self.table = table
+        self.links = links
+        self.link = HostLink(data_dir)
+        self.codes = RoomCodes()
+        self.history = History(store)
+        self.join_failures = Failures()
+        self.base = base
+        self.pref = pref
+        self.set_pref = set_pref
+        self.language = language
+        self.sockets: set[HostConnection] = set()
+        self._push: asyncio.TimerHandle | None = None
+        self._results: dict[tuple[int, int, str], JSONObject] = {}
+        self.changed: list[Callable[[], None]] = []  # e.g. the touchscreen's Phones screen
+        server.add_routes(self.routes)
+        server.on_claim(self._claimed)
+        table.subscribe(TABLE, self._table_changed, send_now=False)
+
+    # -- routes -------------------------------------------------------------------------------------
+    def routes(self, app: web.Application) -> None:
+        app.router.add_get("/", self.landing)
+        app.router.add_post("/join", self.join)
+        app.router.add_get("/h/{token}", self.page)
+        app.router.add_get("/host/ws", self.socket)
+
+    def url(self) -> str:
+        """The host link (for the touchscreen, ``serve`` at a terminal and ``companion host-link``)."""
+        address, port = self.base()
+        host = f"[{address}]" if ":" in address else address
+        return f"http://{host}:{port}/h/{self.link.token()}"
+
+    async def landing(self, request: web.Request) -> web.StreamResponse:
+        return web.Response(text=_resource("landing.html"), content_type="text/html", headers=_NO_STORE)
+
+    async def page(self, request: web.Request) -> web.StreamResponse:
+        return web.Response(text=_resource("host.html"), content_type="text/html", headers=_NO_STORE)
+
+    # -- room codes ---------------------------------------------------------------------------------
+    async def join(self, request: web.Request) -> web.StreamResponse:
+        """A typed room code -> its seat's link. Wrong, used, old or taken codes get one answer."""
+        address = request.remote or "?"
+        try:
+            body = await request.json()
+        except (ValueError, UnicodeDecodeError):
+            body = None
+        typed = body.get("code") if isinstance(body, dict) else None
+        delay = self.join_failures.delay(address)
+        if delay:
+            await asyncio.sleep(delay)
+        where = self.codes.redeem(typed)
+        link = None
+        current = self.table.current
+        if where is not None and current is not None and current.header.id == where[0]:
+            (seat_link,) = await asyncio.to_thread(self.links.ensure, where[0], [where[1]])
+            if not seat_link.claimed:
+                link = f"/s/{seat_link.token}"
+        if link is None:
+            self.join_failures.failed(address)
+            code = "room.busy" if self.codes.locked() else "room.invalid"
+            log.info("refused a room code from %s", address)
+            return web.json_response({"code": code, "text": self._text(code)}, status=403, headers=_NO_STORE)
+        self.join_failures.succeeded(address)
+        self._schedule()
+        return web.json_response({"link": link}, headers=_NO_STORE)
+
+    def _claimed(self, game_id: int, seat: str) -> None:
+        self.codes.forget(game_id, seat)
+        self._schedule()
+
+    def _table_changed(self, message: JSONObject) -> None:
+        current = self.table.current
+        self.codes.keep_only(current.header.id if current is not None else None)  # codes die with their game
+        self._schedule()
+
+    # -- the host socket ----------------------------------------------------------------------------
+    async def socket(self, request: web.Request) -> web.StreamResponse:
+        ws = web.WebSocketResponse(max_msg_size=HOST_MESSAGE, heartbeat=20.0)
+        await ws.prepare(request)
+        address = request.remote or "?"
+        ok = False
+        try:
+            msg = await ws.receive(timeout=HELLO_TIMEOUT)
+        except TimeoutError:
+            msg = None
+        if msg is not None and msg.type == WSMsgType.TEXT:
+            hello = _parse(msg.data)
+            if isinstance(hello, dict) and hello.get("type") == "hello" and set(hello) == {"type", "token"}:
+                ok = self.link.check(hello["token"])
+        delay = self.server.failures.delay(address)
+        if delay:
+            await asyncio.sleep(delay)
+        conn = HostConnection(ws)
+        if not ok:
+            self.server.failures.failed(address)
+            log.info("refused a host link from %s", address)
+            await conn.send({"type": "error", "code": "host.invalid", "text": self._text("host.invalid")})
+            await ws.close()
+            return ws
+        self.server.failures.succeeded(address)
+        log.info("host page opened from %s", address)
+        self.sockets.add(conn)
+        try:
+            await conn.send({"type": "welcome", "lang": self.language()})
+            await conn.send(await self.state())
+            async for message in ws:
+                if message.type != WSMsgType.TEXT:
+                    break
+                if not conn.bucket.take():
+                    await conn.send({"type": "refused", "id": None, "code": "flood", "text": self._text("flood")})
+                    continue
+                await self._request(conn, _parse(message.data))
+        finally:
+            self.sockets.discard(conn)
+            if not ws.closed:
+                await ws.close()
+        return ws
+
+    async def _request(self, conn: HostConnection, data: JSON) -> None:
+        ident = data.get("id") if isinstance(data, dict) else None
+        if not isinstance(ident, int) or isinstance(ident, bool):
+            ident = None
+        try:
+            if not isinstance(data, dict) or data.get("type") != "do" or set(data) != {"type", "id", "op", "args"}:
+                raise MalformedInput("malformed", "expected {type: do, id, op, args}")
+            op, args = data["op"], data["args"]
+            handler = self.OPS.get(op) if isinstance(op, str) else None
+            if handler is None or not isinstance(args, dict):
+                raise MalformedInput("malformed.unknown_kind", "no such request", kind=str(op)[:40])
+            result = await handler(self, args)
+        except CompanionError as exc:
+            await conn.send({"type": "refused", "id": ident, **exc.to_json(), "text": self._error(exc)})
+            return
+        except Exception:
+            log.exception("a host request failed")
+            failed: JSONObject = {"type": "refused", "id": ident, "code": "error", "params": {}}
+            await conn.send({**failed, "text": self._text("error")})
+            return
+        await conn.send({"type": "done", "id": ident, "result": result})
+        self._schedule()
+
+    def _text(self, code: str, **params: JSON) -> str:
+        return text(code, params, self.language(), ("companion.net",))
+
+    def _label(self, code: str) -> str:
+        """A word of the host page itself (its catalogue is companion/net's)."""
+        return text(code, {}, self.language(), ("companion.net",))
+
+    def _error(self, exc: CompanionError) -> str:
+        return error_text(exc, self.language(), ("companion.net",))
+
+    # -- what the host page shows -----------------------------------------------------------------------
+    def _schedule(self) -> None:
+        if not self.sockets and not self.changed:
+            return
+        if self._push is None:
+            self._push = asyncio.get_running_loop().call_later(PUSH_DELAY, self._start_push)
+
+    def _start_push(self) -> None:
+        self._push = None
+        task = asyncio.ensure_future(self._push_all())
+        task.add_done_callback(lambda t: t.exception() if not t.cancelled() else None)
+
+    async def _push_all(self) -> None:
+        for callback in list(self.changed):
+            callback()
+        if not self.sockets:
+            return
+        try:
+            message = await self.state()
+        except Exception:
+            log.exception("the host page's state failed")
+            return
+        for conn in list(self.sockets):
+            await conn.send(message)
+
+    async def state(self) -> JSONObject:
+        lang = self.language()
+        games = await asyncio.to_thread(self.store.games)
+        current = self.table.current
+        open_game: JSON = None
+        if current is not None:
+            open_game = await self._current(lang)
+        setup: list[JSON] = []
+        for rules in game_names():
+            if not GAMES[rules].startswith("companion.games."):
+                continue  # a game the tests add (the toy) is no box on a shelf
+            summary = get_summary(rules)
+            keys: list[JSON] = [
+                {
+                    "key": k.key,
+                    "kind": k.kind,
+                    "required": k.required,
+                    "choices": list(k.choices),
+                    "example": k.example,
+                    "label": text(f"{summary.prefix}.setup_key.{k.key}", lang=lang),
+                }
+                for k in summary.setup_keys
+            ]
+            prefs = {s.key: v for s in preferences.SETTINGS if (v := self.pref(s.key, None)) is not None}
+            setup.append(
+                {
+                    "rules": rules,
+                    "name": readable.phrase(f"{summary.prefix}.sum.game", {}, lang),
+                    "keys": keys,
+                    "defaults": preferences.setup_defaults(rules, prefs),
+                }
+            )
+        return {
+            "type": "host",
+            "lang": lang,
+            "languages": [{"code": c, "name": language_name(c)} for c in LANGUAGES],
+            "games": [
+                {
+                    "id": h.id,
+                    "title": h.title,
+                    "rules": h.rules,
+                    "status": h.status,
+                    "events": h.events,
+                    "updated": local_time(h.updated),
+                    "current": current is not None and h.id == current.header.id,
+                }
+                for h in games
+            ],
+            "current": open_game,
+            "settings": {s.key: self.pref(s.key, s.default) for s in preferences.SETTINGS},
+            "setup": setup,
+        }
+
+    async def _current(self, lang: str) -> JSONObject:
+        current = self.table.current
+        assert current is not None
+        header, game = current.header, current.game
+        summary = get_summary(header.rules)
+        view = game.rules.view(game.state, TABLE)
+        seats = [*game.rules.seats(game.state), TABLE_SEAT]
+        links = {link.seat: link for link in await asyncio.to_thread(self.links.ensure, header.id, seats)}
+        connected = {seat for gid, seat in self.server.connected_seats() if gid == header.id}
+        labels = {p.seat: p.name or readable.line(p.label, lang) for p in summary.players(view)}
+        over = game.outcome() is not None
+        out: JSONObject = {
+            "id": header.id,
+            "title": header.title,
+            "rules": header.rules,
+            "game": readable.phrase(f"{summary.prefix}.sum.game", {}, lang),
+            "seq": game.seq,
+            "status": readable.line(summary.status(view), lang),
+            "over": over,
+            "seats": [
+                {
+                    "seat": seat,
+                    "label": labels.get(seat, seat) if seat != TABLE_SEAT else self._label("host.table_screen"),
+                    "claimed": links[seat].claimed,
+                    "connected": seat in connected,
+                }
+                for seat in seats
+            ],
+        }
+        if over:
+            out["result"] = await self._result(header.id, game.seq, lang)
+        return out
+
+    async def _result(self, game_id: int, seq: int, lang: str) -> JSONObject:
+        key = (game_id, seq, lang)
+        if key not in self._results:
+            play = await asyncio.to_thread(self.history.play, game_id, lang)
+            self._results = {key: await asyncio.to_thread(self._play_json, play, True)}
+        return self._results[key]
+
+    @staticmethod
+    def _play_json(play: Play, with_qr: bool) -> JSONObject:
+        out: JSONObject = {
+            "game_id": play.game_id,
+            "game": play.game,
+            "title": play.title,
+            "when": local_time(play.started),
+            "minutes": play.minutes,
+            "how": play.how,
+            "players": [
+                {"label": p.label, "role": p.role, "score": p.score, "winner": p.winner, "rank": p.rank}
+                for p in play.players
+            ],
+        }
+        if with_qr:
+            link = bgstats.link(play)
+            out["bgstats"] = {"link": link, "qr": png_data(qr_png(link, 6, error="L"))}
+        return out
+
+    # -- requests -----------------------------------------------------------------------------------
+    async def op_new_game(self, args: JSONObject) -> JSON:
+        rules, setup, title = args.get("rules"), args.get("setup"), args.get("title", "")
+        if not isinstance(rules, str) or rules not in game_names() or not isinstance(setup, dict):
+            raise MalformedInput("malformed", "expected rules, setup and title")
+        if not isinstance(title, str) or len(title) > 80:
+            raise MalformedInput("malformed.field", "title: a short text", field="title", expected="text")
+        summary = get_summary(rules)
+        missing = readable.missing_setup(summary, setup)
+        if missing:
+            raise HostError("host.setup_missing", "the setup is incomplete", keys=", ".join(k.key for k in missing))
+        if not title:
+            name = readable.phrase(f"{summary.prefix}.sum.game", {}, self.language())
+            title = f"{name} {datetime.datetime.now().strftime('%d.%m. %H:%M')}"
+        game_id = await self.table.new_game(rules, setup, title)
+        return {"game_id": game_id}
+
+    async def op_open_game(self, args: JSONObject) -> JSON:
+        await self.table.open_game(_int(args, "id"))
+        return None
+
+    async def op_close_game(self, args: JSONObject) -> JSON:
+        await self.table.close_game()
+        return None
+
+    async def op_delete_game(self, args: JSONObject) -> JSON:
+        await self.table.delete_game(_int(args, "id"))
+        return None
+
+    def _open_seat(self, args: JSONObject) -> tuple[int, str]:
+        current = self.table.current
+        seat = args.get("seat")
+        if current is None:
+            raise HostError("table.no_game", "no game is open")
+        seats = [*current.game.rules.seats(current.game.state), TABLE_SEAT]
+        if not isinstance(seat, str) or seat not in seats:
+            raise HostError("host.no_seat", "no such seat in this game", seat=str(seat)[:20])
+        return current.header.id, seat
+
+    async def op_show_seat(self, args: JSONObject) -> JSON:
+        """One seat's link, QR code and room code (for a seat no phone holds yet)."""
+        game_id, seat = self._open_seat(args)
+        (link,) = await asyncio.to_thread(self.links.ensure, game_id, [seat])
+        if link.claimed:
+            raise HostError("host.seat_taken", "a phone holds this seat; release it first")
+        address, port = self.base()
+        url = seat_url(address, port, link.token)
+        png = await asyncio.to_thread(qr_png, url, 8)
+        code = self.codes.issue(game_id, seat)
+        return {"seat": seat, "url": url, "code": code.code, "qr": png_data(png)}
+
+    async def op_release_seat(self, args: JSONObject) -> JSON:
+        game_id, seat = self._open_seat(args)
+        await self.server.release(game_id, seat)
+        self.codes.forget(game_id, seat)
+        return None
+
+    async def op_setting(self, args: JSONObject) -> JSON:
+        key, value = preferences.check(args.get("key"), args.get("value"))
+        await self.set_pref(key, value)
+        return None
+
+    async def op_history(self, args: JSONObject) -> JSON:
+        plays = await asyncio.to_thread(self.history.plays, self.language())
+        return [self._play_json(p, False) for p in plays]
+
+    async def op_bgstats(self, args: JSONObject) -> JSON:
+        play = await asyncio.to_thread(self.history.play, _int(args, "game_id"), self.language())
+        return await asyncio.to_thread(self._play_json, play, True)
+
+    OPS: ClassVar[dict[str, Callable[[Host, JSONObject], Awaitable[JSON]]]] = {
+        "new_game": op_new_game,
+        "open_game": op_open_game,
+        "close_game": op_close_game,
+        "delete_game": op_delete_game,
+        "show_seat": op_show_seat,
+        "release_seat": op_release_seat,
+        "setting": op_setting,
+        "history": op_history,
+        "bgstats": op_bgstats,
+    }
+
+
+def _int(args: JSONObject, key: str) -> int:
+    value = args.get(key)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise MalformedInput("malformed.field", f"{key}: expected integer", field=key, expected="integer")
+    return value
+
+
+def _parse(data: str) -> JSON:
+    try:
+        value: JSON = json.loads(data)
+    except (ValueError, RecursionError):
+        return None
+    return value
+
+
+def _resource(name: str) -> str:
+    return importlib.resources.files("companion.net").joinpath("static", name).read_text("utf-8")
+
+
+def attach(
+    server: PhoneServer,
+    store: Store,
+    table: Table,
+    links: SeatLinks,
+    data_dir: Path,
+    base: Callable[[], tuple[str, int]],
+    pref: Callable[[str, JSON], JSON],
+    set_pref: Callable[[str, JSON], Awaitable[None]],
+    language: Callable[[], str],
+) -> Host:
+    """The host page and the landing page on ``server`` (before it starts)."""
+    return Host(server, store, table, links, data_dir, base=base, pref=pref, set_pref=set_pref, language=language)

@@ -1,0 +1,181 @@
+"""The host flow in real Chromium, with no touchscreen anywhere: the host page starts a Scotland Yard
+game with its setup, shows Mister X's QR code (read back with zbar), Mister X joins on another phone
+by typing the room code on the landing page, Dora joins by the QR code's link, both play on their
+phone pages until Dora's detective catches Mister X, and the host page's end screen shows a BG
+Stats QR code that reads back as the expected play.
+
+Rulebook (basic game): "Mister X ist gefasst, wenn ein Detektiv auf das Feld zieht, auf dem sich
+Mister X befindet" – Mister X is caught when a detective moves onto his station (here D1, by
+underground from 13 onto 67, in round 1). Screenshots: artifacts/screenshots/host-*.png."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import urllib.parse
+from pathlib import Path
+
+import pytest
+from browser import PHONE, SHOTS, chromium
+from hostrig import HostRig, host_rig
+from phone_steps import no_overflow
+from PIL import Image
+from playwright.async_api import Browser, Page
+from pyzbar.pyzbar import decode
+
+from companion.app import bgstats
+from companion.app.history import History
+from companion.core import TABLE
+from companion.games.scotland_yard.model import PlaceDetectives
+
+WAIT = 30_000
+TABLET = {"width": 800, "height": 1000}
+
+
+async def read_qr(page: Page, selector: str) -> str:
+    """The QR code as the browser draws it (a screenshot of the element), read with zbar."""
+    code = page.locator(selector)
+    await code.evaluate("e => e.scrollIntoView({block: 'center'})")  # clear of the sticky header bar
+    png = await code.screenshot()
+    found = decode(Image.open(io.BytesIO(png)))
+    assert len(found) == 1, f"{selector}: {len(found)} codes"
+    return str(found[0].data.decode("utf-8"))
+
+
+async def shot(page: Page, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    await page.evaluate("() => window.scrollTo(0, 0)")
+    await page.screenshot(path=str(SHOTS / f"host-{name}.png"), full_page=True)
+    if page.viewport_size and page.viewport_size["width"] == PHONE["width"]:
+        await no_overflow(page)
+
+
+async def open_host(r: HostRig, browser: Browser, viewport: dict[str, int]) -> Page:
+    page = await (await browser.new_context(viewport=viewport)).new_page()  # type: ignore[arg-type]
+    await page.goto(r.host_url)
+    await page.wait_for_selector("#status.connected", timeout=WAIT)
+    await page.wait_for_selector("nav.tabs", timeout=WAIT)
+    return page
+
+
+async def phone_ready(page: Page, seat: str) -> None:
+    await page.wait_for_selector("#status.connected", timeout=WAIT)
+    await page.wait_for_function("() => window.C && C.state", timeout=WAIT)
+
+
+@pytest.mark.slow
+def test_a_scotland_yard_night_run_from_the_host_page(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        async with host_rig(tmp_path) as r, chromium() as browser:
+            host = await open_host(r, browser, PHONE)
+            await host.wait_for_selector("[data-no-game]")
+            await shot(host, "empty")
+
+            # A new game, set up on the host page.
+            await host.click("[data-tab=new]")
+            await host.click("[data-choose=scotland_yard]")
+            await host.fill("[data-key=mister_x] input", "Xavier")
+            await host.fill("[data-name='0']", "Dora")
+            await host.click("[data-remove='1']")  # one detective player: the two-player game
+            await host.fill("[data-title]", "Friday")
+            await shot(host, "new-scotland-yard")
+            await host.click("[data-start]")
+            await host.wait_for_selector("[data-screen=game] [data-seat=mrx] [data-show]", timeout=WAIT)
+            assert r.table.current is not None
+            game_id = r.table.current.header.id
+            assert r.table.current.header.config == {
+                "mister_x": "Xavier",
+                "detectives": ["Dora"],
+                "tracker": False,
+                "bobbies_keep_game_alive": False,
+            }
+            tokens = r.tokens(["mrx", "d1", "@table"])
+
+            # Mister X's code, on the host page only, one at a time.
+            await host.click("[data-show=mrx]")
+            await host.wait_for_selector("[data-qr=mrx]", timeout=WAIT)
+            assert await read_qr(host, "[data-qr=mrx]") == f"{r.base}/s/{tokens['mrx']}"
+            code = (await host.inner_text("[data-code=mrx]")).strip()
+            assert len(code) == 5
+            await shot(host, "seat-qr")
+            await host.click("[data-show=d1]")  # showing Dora's hides Mister X's
+            await host.wait_for_selector("[data-qr=d1]", timeout=WAIT)
+            assert await host.locator("[data-qr=mrx]").count() == 0
+            dora_link = await read_qr(host, "[data-qr=d1]")
+
+            # Mister X types the room code on the landing page of another phone.
+            x = await (await browser.new_context(viewport=PHONE)).new_page()
+            await x.goto(r.base + "/")
+            await x.fill("#code", "zz zzz")
+            await x.click("#join button")
+            await x.wait_for_selector("#notice:not([hidden])", timeout=WAIT)
+            assert "does not open a seat" in await x.inner_text("#notice")
+            await x.fill("#code", code.lower())
+            await shot(x, "landing")
+            await x.click("#join button")
+            await x.wait_for_url(f"**/s/{tokens['mrx']}", timeout=WAIT)
+            await phone_ready(x, "mrx")
+            await host.wait_for_selector("[data-seat=mrx] [data-release]", timeout=WAIT)
+            # Dora scans her code.
+            dora_page = await (await browser.new_context(viewport=PHONE)).new_page()
+            await dora_page.goto(dora_link)
+            await phone_ready(dora_page, "d1")
+            await host.wait_for_selector("[data-seat=d1] [data-release]", timeout=WAIT)
+            assert await host.locator("[data-qr]").count() == 0  # the code went when the phone came
+            await shot(host, "seats-joined")
+
+            # The detectives' start cards as drawn by hand (the table's own entry), then the game.
+            await r.table.submit(
+                PlaceDetectives((("D1", 13), ("D2", 26), ("B1", 29), ("B2", 34))), TABLE, r.table.seq, game_id=game_id
+            )
+            await x.click("[data-place='51']", timeout=WAIT)
+            await x.click("[data-section=move] .dest[data-ticket=taxi][data-station='67']", timeout=WAIT)
+            await x.click("[data-action=confirm]")
+            await dora_page.click("[data-select=D1]", timeout=WAIT)
+            await dora_page.click("[data-section=move] .dest[data-ticket=underground][data-station='67']", timeout=WAIT)
+            await dora_page.click("[data-action=confirm]")
+
+            # The end, on the host page: the result and the play for BG Stats.
+            await host.wait_for_selector("[data-bgstats-qr]", timeout=WAIT)
+            assert "Mister X has been caught" in await host.inner_text("[data-how]")
+            link = await read_qr(host, "[data-bgstats-qr]")
+            assert link == await host.get_attribute("[data-bgstats-link]", "href")
+            play = await asyncio.to_thread(History(r.table.store).play, game_id)
+            data = bgstats.decode(link)
+            assert data == bgstats.play_data(play)
+            assert isinstance(data, dict)
+            assert data["game"] == {  # type: ignore[comparison-overlap]
+                "name": "Scotland Yard",
+                "bggId": 438,
+                "sourceGameId": "scotland_yard",
+                "highestWins": True,
+                "noPoints": True,
+            }
+            assert data["players"] == [
+                {
+                    "name": "Xavier",
+                    "sourcePlayerId": "Xavier",
+                    "winner": False,
+                    "startPlayer": True,
+                    "role": "Mister X",
+                },
+                {"name": "Dora", "sourcePlayerId": "Dora", "winner": True, "role": "Detective"},
+            ]
+            assert urllib.parse.urlsplit(link).netloc == "app.bgstatsapp.com"
+            await shot(host, "end-bgstats")
+
+            # The same page on a tablet, and its history.
+            tablet = await open_host(r, browser, TABLET)
+            await tablet.wait_for_selector("[data-bgstats-qr]", timeout=WAIT)
+            await shot(tablet, "end-tablet")
+            await host.click("[data-tab=history]")
+            await host.wait_for_selector(f"[data-play='{game_id}']", timeout=WAIT)
+            await host.click(f"[data-play-bgstats='{game_id}']")
+            await host.wait_for_selector(f"[data-play='{game_id}'] [data-bgstats-qr]", timeout=WAIT)
+            assert await read_qr(host, f"[data-play='{game_id}'] [data-bgstats-qr]") == link
+            await shot(host, "history")
+            await host.click("[data-tab=settings]")
+            await host.wait_for_selector("[data-setting=language]")
+            await shot(host, "settings")
+
+    asyncio.run(scenario())

@@ -80,6 +80,21 @@ async def run(config: Config, fullscreen: bool = False, lock: WriterLock | None 
     ctl = Controller(config, store, table, links)
     await ctl.load()
     server = PhoneServer(table, links, language=lambda: ctl.lang)
+    from companion.net.host import attach as attach_host
+
+    # The host page and the landing page (room codes) on the same server, with the touchscreen's
+    # preferences: a change on either is the other's too.
+    ctl.host = attach_host(
+        server,
+        store,
+        table,
+        links,
+        config.data_dir,
+        base=lambda: (ctl.phones.address, ctl.phones.port),
+        pref=ctl.pref,
+        set_pref=ctl.set_pref,
+        language=lambda: ctl.lang,
+    )
     runner: Any = None
     try:
         runner, port = await server.start(config.host, config.port)
@@ -105,11 +120,12 @@ async def run(config: Config, fullscreen: bool = False, lock: WriterLock | None 
 
     # These import Kivy: after prepare_kivy().
     from ui.gamescreen import EndScreen, GameScreen
+    from ui.historyscreen import HistoryScreen
     from ui.pages import DiagnosticsScreen, NewGameScreen, SavedScreen, SettingsScreen, StartScreen
     from ui.seatscreen import SeatsScreen
     from ui.shell import CompanionApp
 
-    screens = (StartScreen, NewGameScreen, SavedScreen, SettingsScreen, DiagnosticsScreen, SeatsScreen)
+    screens = (StartScreen, NewGameScreen, SavedScreen, SettingsScreen, DiagnosticsScreen, SeatsScreen, HistoryScreen)
     app = CompanionApp(ctl, (*screens, GameScreen, EndScreen), fullscreen=fullscreen, on_pi=on_raspberry_pi())
     from companion.appliance.hooks import attach_to_kivy_app
     from companion.appliance.status import status_line

@@ -15,6 +15,7 @@ from companion.core.jsonvalue import JSONObject
 from ui import theme
 from ui.games import game_ui
 from ui.games.base import TableView
+from ui.historyscreen import qr_widget
 from ui.page import Page
 from ui.widgets import Btn, Dialog, Lbl, vbox
 
@@ -118,9 +119,21 @@ class EndScreen(Page):
     def __init__(self, app: Any, **kwargs: Any) -> None:
         super().__init__(app, **kwargs)
         self.msg: JSONObject = {}
+        self.bgstats: tuple[tuple[int, int], bytes] | None = None  # (game, seq) -> its BG Stats QR code
+        self.big = False  # the BG Stats code shown (over the whole body) instead of the result
 
     def show(self, msg: JSONObject) -> None:
+        if msg.get("game_id") != self.msg.get("game_id"):
+            self.big = False
         self.msg = msg
+        key = (int(str(msg.get("game_id", 0))), int(str(msg.get("seq", 0))))
+        if self.app.pages["game"].over(msg) and (self.bgstats is None or self.bgstats[0] != key):
+            self.app.run(self.ctl.bgstats(key[0]), lambda made: self._bgstats(key, made[1]))
+        if self.manager is not None and self.manager.current == self.name:
+            self.refresh()
+
+    def _bgstats(self, key: tuple[int, int], png: bytes) -> None:
+        self.bgstats = (key, png)
         if self.manager is not None and self.manager.current == self.name:
             self.refresh()
 
@@ -144,13 +157,29 @@ class EndScreen(Page):
                     text_colour=theme.rgb("#111111"),
                 )
             )
+        if self.bgstats is not None:
+            label = self.t("ui.end.result") if self.big else self.t("ui.end.bgstats_button")
+            colour = theme.BUTTON if self.big else theme.ACCENT
+            self.header.add_widget(
+                self.header_button(label, self.toggle_big, "end.bgstats_toggle", width=dp(120), colour=colour)
+            )
         self.header.add_widget(
             self.header_button(self.t("ui.end.board"), lambda: self.app.go("game"), "end.board", width=dp(150))
         )
+
+    def toggle_big(self) -> None:
+        self.big = not self.big
+        self.refresh()
 
     def build(self) -> Widget | None:
         if not self.msg:
             return Widget()
         view = self.app.pages["game"]._view_for(self.msg)
         view.msg = self.msg
-        return view.end_body(self.msg)
+        body = view.end_body(self.msg)
+        key = (int(str(self.msg.get("game_id", 0))), int(str(self.msg.get("seq", 0))))
+        if self.bgstats is None or self.bgstats[0] != key:
+            return body
+        # The play for the score app, over the whole body (a code beside the result would be too small
+        # to scan off the screen, and would squeeze each game's end screen).
+        return qr_widget(self.bgstats[1], self.t("ui.end.bgstats"), "end.bgstats") if self.big else body

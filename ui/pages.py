@@ -69,10 +69,11 @@ class StartScreen(Page):
                 bold=True,
             )
             box.add_widget(Panel(info, resume, orientation="horizontal", size_hint_y=None, height=dp(92)))
-        grid = GridLayout(cols=2, spacing=dp(10))
+        grid = GridLayout(cols=3, spacing=dp(10))
         for key, target in (
             ("new", "new"),
             ("saved", "saved"),
+            ("history", "history"),
             ("settings", "settings"),
             ("diagnostics", "diagnostics"),
         ):

@@ -29,6 +29,7 @@ class SeatsScreen(Page):
         self.qr_texture: Any = None
         self.qr_caption = ""
         self.qr_url = ""
+        self.qr_code = ""  # the seat's room code, shown under its QR code
 
     def title(self) -> str:
         return self.t("ui.seats.title")
@@ -112,6 +113,8 @@ class SeatsScreen(Page):
             rows.add_widget(row)
         if self.ctl.wifi() is not None:
             rows.add_widget(Btn(self.t("ui.seats.wifi"), self.show_wifi, tid="seats.wifi"))
+        if self.ctl.host is not None and self.ctl.phones.server:
+            rows.add_widget(Btn(self.t("ui.seats.host"), self.show_host, tid="seats.host"))
         if not self.ctl.phones.server:
             rows.add_widget(
                 Lbl(self.t("ui.seats.no_server", problem=self.ctl.phones.problem), colour=theme.DANGER, wrap=True)
@@ -147,15 +150,27 @@ class SeatsScreen(Page):
             height=dp(22),
             one_line=True,
         )
-        return Panel(
-            caption, image, url, orientation="vertical", colour=theme.rgb("#ffffff"), padding=dp(6), spacing=dp(2)
-        )
+        parts: list[Widget] = [caption, image, url]
+        if self.qr_code:  # or type the code on the landing page, when a camera will not scan
+            parts.append(
+                Lbl(
+                    self.t("ui.seats.code", room=self.qr_code, address=self.ctl.landing_url()),
+                    bold=True,
+                    halign="center",
+                    size_hint_y=None,
+                    height=dp(30),
+                    one_line=True,
+                    colour=theme.rgb("#111111"),
+                    tid="seats.qr.code",
+                )
+            )
+        return Panel(*parts, orientation="vertical", colour=theme.rgb("#ffffff"), padding=dp(6), spacing=dp(2))
 
-    def _show_png(self, png: bytes, caption: str, url: str) -> None:
+    def _show_png(self, png: bytes, caption: str, url: str, code: str = "") -> None:
         texture = CoreImage(io.BytesIO(png), ext="png").texture
         texture.mag_filter = "nearest"
         texture.min_filter = "nearest"
-        self.qr_texture, self.qr_caption, self.qr_url = texture, caption, url
+        self.qr_texture, self.qr_caption, self.qr_url, self.qr_code = texture, caption, url, code
         self.body.clear_widgets()
         self.body.add_widget(self.build_body())
 
@@ -166,7 +181,10 @@ class SeatsScreen(Page):
         url = self.ctl.link_url(link.token)
         self.showing = seat
         caption = self.t("ui.seats.scan", seat=self.seat_label(seat))
-        self.app.run(self.ctl.qr(url), lambda png: self._show_png(png, caption, url) if self.showing == seat else None)
+        code = self.ctl.room_code(seat)
+        self.app.run(
+            self.ctl.qr(url), lambda png: self._show_png(png, caption, url, code) if self.showing == seat else None
+        )
 
     def show_wifi(self) -> None:
         payload = self.ctl.wifi()
@@ -175,6 +193,21 @@ class SeatsScreen(Page):
         self.showing = "@wifi"
         caption = self.t("ui.seats.wifi_scan", ssid=self.ctl.config.hotspot_ssid)
         self.app.run(self.ctl.qr(payload), lambda png: self._show_png(png, caption, self.ctl.config.hotspot_ssid))
+
+    def show_host(self) -> None:
+        """The host page's link: run the table from a phone or tablet too (keep it to yourself)."""
+        self.showing = "@host"
+        caption = self.t("ui.seats.host_scan")
+
+        async def make() -> tuple[str, bytes]:
+            url = await self.ctl.host_url() or ""
+            return url, await self.ctl.qr(url)
+
+        def shown(made: tuple[str, bytes]) -> None:
+            if self.showing == "@host":
+                self._show_png(made[1], caption, made[0])
+
+        self.app.run(make(), shown)
 
     def hide(self) -> None:
         self.showing = None

@@ -21,6 +21,7 @@ from hostrig import HostRig, host_rig
 from phone_steps import no_overflow
 from PIL import Image
 from playwright.async_api import Browser, Page
+from playwright.async_api import Error as PlaywrightError
 from pyzbar.pyzbar import decode
 
 from companion.app import bgstats
@@ -34,12 +35,26 @@ TABLET = {"width": 800, "height": 1000}
 
 async def read_qr(page: Page, selector: str) -> str:
     """The QR code as the browser draws it (a screenshot of the element), read with zbar."""
-    code = page.locator(selector)
-    await code.evaluate("e => e.scrollIntoView({block: 'center'})")  # clear of the sticky header bar
-    png = await code.screenshot()
-    found = decode(Image.open(io.BytesIO(png)))
-    assert len(found) == 1, f"{selector}: {len(found)} codes"
-    return str(found[0].data.decode("utf-8"))
+    found: list[str] = []
+    for attempt in range(10):  # a state pushed meanwhile redraws the page: take the new element
+        try:
+            await page.wait_for_function(
+                "s => { const i = document.querySelector(s); return i && i.complete && i.naturalWidth > 0; }",
+                arg=selector,
+                timeout=WAIT,
+            )
+            code = page.locator(selector)
+            await code.evaluate("e => e.scrollIntoView({block: 'center'})")  # clear of the sticky header bar
+            png = await code.screenshot()
+        except PlaywrightError:
+            if attempt == 9:
+                raise
+            continue
+        found = [d.data.decode("utf-8") for d in decode(Image.open(io.BytesIO(png)))]
+        if len(found) == 1:
+            return found[0]
+        await asyncio.sleep(0.2)
+    raise AssertionError(f"{selector}: {len(found)} codes")
 
 
 async def shot(page: Page, name: str) -> None:

@@ -5,7 +5,8 @@
  * {type:"do", id, op, args} and get {type:"done", id, result} or {type:"refused", id, code, text}.
  * A seat's QR code is shown one at a time, on request, and hidden as soon as a phone holds the seat.
  */
-import { el } from "/static/kit.js";
+import { el } from "./kit.js";
+import { language as languageOf, render as fill } from "./texts.js";
 
 const token = decodeURIComponent((location.pathname.split("/h/")[1] || "").split("/")[0]);
 const TABS = ["game", "new", "saved", "history", "settings"];
@@ -21,6 +22,7 @@ const H = {
   busy: false,
 };
 let texts = {};
+let rules = languageOf({});  // the loaded language's plural rule and digit grouping
 let ws = null;
 let fatal = false;
 let nextId = 1;
@@ -32,7 +34,7 @@ function t(code, params) {
   let probe = code;
   while (probe) {
     if (Object.prototype.hasOwnProperty.call(texts, probe)) {
-      return texts[probe].replace(/\{(\w+)\}/g, (m, k) => (params && k in params ? String(params[k]) : m));
+      try { return fill(texts[probe], params || {}, rules); } catch (e) { return texts[probe]; }
     }
     const cut = probe.lastIndexOf(".");
     probe = cut > 0 ? probe.slice(0, cut) : "";
@@ -43,7 +45,7 @@ function t(code, params) {
 async function loadTexts(lang) {
   try {
     const r = await fetch("/texts/" + lang + ".json", { cache: "no-store" });
-    if (r.ok) { texts = await r.json(); document.documentElement.lang = lang; }
+    if (r.ok) { texts = await r.json(); rules = languageOf(texts); document.documentElement.lang = lang; }
   } catch (e) { /* keep the old texts */ }
 }
 

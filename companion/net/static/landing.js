@@ -2,10 +2,14 @@
  * phone page opens it as if the seat's QR code had been scanned. Texts in the browser's language
  * if the table has it, else English. */
 
+import { language as languageOf, render as fill } from "./texts.js";
+
 let texts = {};
+let rules = languageOf({});
 
 function t(code) {
-  return Object.prototype.hasOwnProperty.call(texts, code) ? texts[code] : code;
+  if (!Object.prototype.hasOwnProperty.call(texts, code)) return code;
+  try { return fill(texts[code], {}, rules); } catch (e) { return texts[code]; }
 }
 
 function notice(text, info) {
@@ -20,7 +24,7 @@ async function loadTexts() {
   for (const lang of [wanted, "en"]) {
     try {
       const r = await fetch("/texts/" + lang + ".json", { cache: "no-store" });
-      if (r.ok) { texts = await r.json(); document.documentElement.lang = lang; break; }
+      if (r.ok) { texts = await r.json(); rules = languageOf(texts); document.documentElement.lang = lang; break; }
     } catch (e) { /* try the next */ }
   }
   for (const node of document.querySelectorAll("[data-t]")) node.textContent = t(node.dataset.t);

@@ -137,7 +137,8 @@ async def serve(config: Config, lock: WriterLock | None = None) -> None:
         # No terminal to take turns at (e.g. a service log): list the seats, never their links.
         await print_links(table, links)
         print(
-            "Run `sudo companion host-link` for the host page, or use the touchscreen, to hand out the seats.",
+            "Hand out the seats' QR codes on the host page (`sudo companion host-link` prints its link) "
+            "or on the touchscreen.",
             flush=True,
         )
     beat = start_heartbeat(config.data_dir, lambda: status_line(table, server))  # systemd: ready, status, watchdog

@@ -141,22 +141,24 @@ class Host:
         except (ValueError, UnicodeDecodeError):
             body = None
         typed = body.get("code") if isinstance(body, dict) else None
-        delay = self.join_failures.delay(address)
-        if delay:
-            await asyncio.sleep(delay)
-        where = self.codes.redeem(typed)
-        link = None
-        current = self.table.current
-        if where is not None and current is not None and current.header.id == where[0]:
-            (seat_link,) = await asyncio.to_thread(self.links.ensure, where[0], [where[1]])
-            if not seat_link.claimed:
-                link = f"/s/{seat_link.token}"
-        if link is None:
-            self.join_failures.failed(address)
-            code = "room.busy" if self.codes.locked() else "room.invalid"
-            log.info("refused a room code from %s", address)
-            return web.json_response({"code": code, "text": self._text(code)}, status=403, headers=_NO_STORE)
-        self.join_failures.succeeded(address)
+        async with self.join_failures.turn(address) as turn:  # one address's codes one at a time, slowed
+            if not turn:
+                return web.json_response(
+                    {"code": "room.busy", "text": self._text("room.busy")}, status=429, headers=_NO_STORE
+                )
+            where = self.codes.redeem(typed)
+            link = None
+            current = self.table.current
+            if where is not None and current is not None and current.header.id == where[0]:
+                (seat_link,) = await asyncio.to_thread(self.links.ensure, where[0], [where[1]])
+                if not seat_link.claimed:
+                    link = f"/s/{seat_link.token}"
+            if link is None:
+                self.join_failures.failed(address)
+                code = "room.busy" if self.codes.locked() else "room.invalid"
+                log.info("refused a room code from %s", address)
+                return web.json_response({"code": code, "text": self._text(code)}, status=403, headers=_NO_STORE)
+            self.join_failures.succeeded(address)
         self._schedule()
         return web.json_response({"link": link}, headers=_NO_STORE)
 
@@ -179,21 +181,20 @@ class Host:
             msg = await ws.receive(timeout=HELLO_TIMEOUT)
         except TimeoutError:
             msg = None
-        if msg is not None and msg.type == WSMsgType.TEXT:
-            hello = _parse(msg.data)
-            if isinstance(hello, dict) and hello.get("type") == "hello" and set(hello) == {"type", "token"}:
-                ok = self.link.check(hello["token"])
-        delay = self.server.failures.delay(address)
-        if delay:
-            await asyncio.sleep(delay)
         conn = HostConnection(ws)
-        if not ok:
-            self.server.failures.failed(address)
-            log.info("refused a host link from %s", address)
-            await conn.send({"type": "error", "code": "host.invalid", "text": self._text("host.invalid")})
-            await ws.close()
-            return ws
-        self.server.failures.succeeded(address)
+        async with self.server.failures.turn(address) as turn:  # the seats' throttle, shared
+            if turn and msg is not None and msg.type == WSMsgType.TEXT:
+                hello = _parse(msg.data)
+                if isinstance(hello, dict) and hello.get("type") == "hello" and set(hello) == {"type", "token"}:
+                    ok = await asyncio.to_thread(self.link.check, hello["token"])
+            if not ok:
+                if turn:
+                    self.server.failures.failed(address)
+                log.info("refused a host link from %s", address)
+                await conn.send({"type": "error", "code": "host.invalid", "text": self._text("host.invalid")})
+                await ws.close()
+                return ws
+            self.server.failures.succeeded(address)
         log.info("host page opened from %s", address)
         self.sockets.add(conn)
         try:

@@ -1,6 +1,7 @@
 # The two commands a table or a developer needs:
 #   make run   - set everything up and start the touchscreen app (simulated hardware off the Pi)
 #   make test  - set everything up and run the whole test suite (lint, types, tests)
+#   make bench - measure the performance ratios (benchmarks/bench.py; BENCH_ARGS="--dir /mnt/sd" etc.)
 # Both work on a fresh Debian 12 / Raspberry Pi OS machine with only Python 3.11+ and apt.
 
 PYTHON ?= python3
@@ -11,7 +12,7 @@ PY := $(VENV)/bin/python
 # command-line test in a real terminal.
 APT_PACKAGES := python3-venv xvfb libgl1-mesa-dri libegl1 libmtdev1 chromium libzbar0 xdotool systemd tmux
 
-.PHONY: run test apt venv lint clean pi-check
+.PHONY: run test bench apt venv lint clean pi-check
 
 apt:
 	@missing=""; for p in $(APT_PACKAGES); do \
@@ -39,6 +40,9 @@ lint: venv
 
 test: apt venv lint
 	$(PY) -m pytest
+
+bench: apt venv
+	$(PY) benchmarks/bench.py $(BENCH_ARGS)
 
 run: apt venv
 	$(VENV)/bin/companion

@@ -1,23 +1,28 @@
-"""Companion benchmarks — run by hand, never by the tests:
+"""Companion's benchmark — ``make bench`` — run by hand, never by the tests.
 
-    .venv/bin/python benchmarks/bench.py [--dir DIR] [--events N]
+    .venv/bin/python benchmarks/bench.py [--dir DIR] [--json FILE] [--only P1,P6] [--quick]
 
-Prints, as numbers:
-1. per-event commit latency through the store, next to a bare SQLite insert+commit with the same
-   settings (WAL, synchronous=FULL) on the same disk — the floor;
-2. the same through the whole table (decide → commit → apply → publish → ack);
-3. replay (fold) time of a 10,000-event log: the toy game's log, and real Scotland Yard games;
-4. the Scotland Yard tracker's cost per Mister X move.
+Every figure is a ratio against a floor measured in the same run, floor and project samples
+alternating, so a busy machine slows both sides alike:
 
-Use ``--dir`` to measure on the disk that matters (the Pi's SD card), not /tmp.
+- P1  intent → committed → views published, over a bare SQLite commit (WAL, synchronous=FULL)
+      of a similar row plus one event loop hop (``commit.py``);
+- P3  ``companion run`` cold start to its first frame, over a bare Kivy hello app (``startup.py``);
+- P4  peak memory on the start screen, over the same hello app;
+- P6  opening a 10,000-event game from its SQLite file, over a raw read of its rows (``opening.py``);
+- P7  intent → the last of 6 phones updated, over → 1 phone (``fanout.py``);
+- P8  one action late in a long game, over one early in it (``actions.py``).
+
+It prints a Markdown table (medians and p99 over all rounds, the machine and its load named) and
+writes the same as JSON. ``--dir`` puts the SQLite files on the disk to measure (a Pi's SD card
+rather than /tmp): P1's floor is then that card's commit time.
 """
 
 from __future__ import annotations
 
 import argparse
-import asyncio
+import json
 import random
-import sqlite3
 import statistics
 import sys
 import tempfile
@@ -26,134 +31,60 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
+import common
+from common import Ratio
 
-import conftest  # noqa: E402,F401  (registers the toy game used as a neutral workload)
-from drivers import DRIVERS, reference_run  # noqa: E402
-from toygame import RULES as TOY  # noqa: E402
-from toygame import Add, Added, Draw  # noqa: E402
-
-from companion.app.store import Store, StoredEvent  # noqa: E402
-from companion.app.table import Table  # noqa: E402
-from companion.core import TABLE, Audience, Game, event_codec  # noqa: E402
+TARGETS = ("P1", "P3", "P4", "P6", "P7", "P8")
 
 
-def summary(samples: list[float]) -> str:
-    ms = sorted(s * 1000 for s in samples)
-    p95 = ms[min(len(ms) - 1, int(len(ms) * 0.95))]
-    return f"median {statistics.median(ms):7.3f} ms   p95 {p95:7.3f} ms   max {ms[-1]:7.3f} ms   (n={len(ms)})"
+def run(ids: set[str], folder: Path, quick: bool, say: Callable[[str], None]) -> list[Ratio]:
+    import workloads
+
+    scale = 0.25 if quick else 1.0
+
+    def n(count: int) -> int:
+        return max(3, int(count * scale))
+
+    results: list[Ratio] = []
+    if "P1" in ids:
+        say("P1: commits through the table and bare SQLite commits ...")
+        import commit
+
+        results.append(commit.measure(folder, rounds=n(4), pairs=n(250)))
+    if "P8" in ids:
+        say("P8: actions early and late in long games ...")
+        import actions
+
+        vm = workloads.full_game("victorian_masterminds", 1000)
+        results.append(actions.measure("Victorian Masterminds", vm, pairs=n(120)))
+        toy = workloads.play("toy", 10_000 if not quick else 2000, seed=2, undo=0.1)
+        results.append(actions.measure("toy game", toy, pairs=n(80)))
+    if "P6" in ids:
+        say("P6: opening 10,000-event games from their files ...")
+        import opening
+
+        events = 10_000 if not quick else 2000
+        for label, name in (("Scotland Yard", "scotland_yard"), ("toy game", "toy")):
+            played = workloads.long_game(name, events)
+            results.append(opening.measure(folder, label, played, pairs=n(15)))
+    if "P7" in ids:
+        say("P7: fan-out to 6 phones and to 1 over real web sockets ...")
+        import fanout
+
+        results.append(fanout.measure(folder, rounds=n(3), pairs=n(150)))
+    if ids & {"P3", "P4"}:
+        say("P3/P4: cold starts of companion run and of a bare Kivy app under Xvfb ...")
+        import startup
+
+        p3, p4 = startup.measure(folder / "startup", pairs=n(8))
+        results += [r for r in (p3, p4) if r.id in ids]
+    return results
 
 
-def bench_floor(path: Path, n: int) -> list[float]:
-    db = sqlite3.connect(path, isolation_level=None)
-    db.execute("PRAGMA journal_mode=WAL")
-    db.execute("PRAGMA synchronous=FULL")
-    db.execute(
-        "CREATE TABLE events (game_id INTEGER, seq INTEGER, action INTEGER, body TEXT, PRIMARY KEY (game_id, seq))"
-    )
-    body = '{"amount":2,"ends_turn":true,"kind":"toy.added","seat":"a"}'
-    out = []
-    for seq in range(1, n + 1):
-        t0 = time.perf_counter()
-        db.execute("BEGIN IMMEDIATE")
-        db.execute("INSERT INTO events VALUES (1, ?, ?, ?)", (seq, seq, body))
-        db.execute("COMMIT")
-        out.append(time.perf_counter() - t0)
-    db.close()
-    return out
+def tracker_cost() -> dict[str, Any]:
+    """Not a ratio: the Scotland Yard tracker's step after each Mister X move, over real random games."""
+    from drivers import DRIVERS, reference_run
 
-
-def bench_store(path: Path, n: int) -> list[float]:
-    codec = event_codec(TOY)
-    body = codec.encode(Added("a", 2))
-    out = []
-    with Store(path) as store:
-        gid = store.create_game("toy", "bench", {}, 1)
-        for seq in range(1, n + 1):
-            t0 = time.perf_counter()
-            store.append(gid, [StoredEvent(seq, seq, body)]).result()
-            out.append(time.perf_counter() - t0)
-    return out
-
-
-def bench_table(path: Path, n: int) -> list[float]:
-    async def run() -> list[float]:
-        table = Table(Store(path))
-        await table.start()
-        gid = await table.new_game("toy", {"seats": ["a"], "target": 10**9}, "bench")
-        table.subscribe(TABLE, lambda _m: None)
-        table.subscribe(Audience.of_seat("a"), lambda _m: None)
-        await table.submit(Draw(), TABLE, 0, game_id=gid)
-        out = []
-        for _ in range(n):
-            t0 = time.perf_counter()
-            await table.submit(Add("a", 1), Audience.of_seat("a"), table.seq, game_id=gid)
-            out.append(time.perf_counter() - t0)
-        await table.stop()
-        table.store.close()
-        return out
-
-    return asyncio.run(run())
-
-
-def timed(fn: Callable[[], Any], repeat: int = 5) -> float:
-    best = float("inf")
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - t0)
-    return best
-
-
-def bench_replay_toy() -> str:
-    game: Game[Any] = Game(TOY, {"target": 10**9}, 3)
-    game.commit(game.decide(Draw(), TABLE, 0))
-    while game.seq < 10_000:
-        seat = game.state.seats[game.state.turn]
-        game.commit(game.decide(Add(seat, 1), Audience.of_seat(seat), game.seq))
-    entries = game.entries
-    seconds = timed(lambda: Game(TOY, game.config, game.seed, entries))
-    return f"toy game, {len(entries)} events: {seconds * 1000:.1f} ms ({len(entries) / seconds:,.0f} events/s)"
-
-
-def bench_replay_real(name: str, target_events: int = 10_000) -> str:
-    if name not in DRIVERS:
-        return f"{name}: no driver yet"
-    rules_name, config, _ = DRIVERS[name]
-    rng = random.Random(5)
-    games = []
-    total = 0
-    while total < target_events:
-        g = reference_run(rules_name, config, rng.randrange(1 << 30), rng.randrange(1 << 30), past_seq=10**9)
-        games.append(g)
-        total += g.seq
-    seconds = timed(lambda: [Game(g.rules, g.config, g.seed, g.entries) for g in games], repeat=3)
-    return f"{name}: {total} events in {len(games)} games: {seconds * 1000:.1f} ms ({total / seconds:,.0f} events/s)"
-
-
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--dir", help="directory on the disk to measure (default: a temporary one)")
-    parser.add_argument("--events", type=int, default=300, help="events per commit benchmark")
-    args = parser.parse_args()
-    with tempfile.TemporaryDirectory(dir=args.dir) as tmp:
-        base = Path(tmp)
-        print(f"commit latency per event on {base} ({args.events} events each)")
-        print("  bare SQLite insert+commit (floor):", summary(bench_floor(base / "floor.sqlite3", args.events)))
-        print("  store.append (writer thread)     :", summary(bench_store(base / "store.sqlite3", args.events)))
-        print("  table.submit → ack               :", summary(bench_table(base / "table.sqlite3", args.events)))
-    print("replay (fold) of a 10,000-event log")
-    print("  " + bench_replay_toy())
-    for name in ("scotland_yard", "victorian_masterminds", "mykerinos"):
-        print("  " + bench_replay_real(name))
-    tracker = EXTRA.get("tracker")
-    print("Scotland Yard tracker cost per Mister X move")
-    print("  " + (tracker() if tracker else "no tracker benchmark yet"))
-
-
-def bench_tracker() -> str:
-    """The tracker's step after each Mister X move, timed over the moves of real random games."""
     from companion.core import Undone, fold
     from companion.games.scotland_yard import tracker
     from companion.games.scotland_yard.model import XMoved
@@ -161,7 +92,6 @@ def bench_tracker() -> str:
     rules_name, config, _ = DRIVERS["scotland_yard"]
     rng = random.Random(9)
     samples: list[float] = []
-    sizes: list[int] = []
     while len(samples) < 2000:
         g = reference_run(rules_name, config, rng.randrange(1 << 30), rng.randrange(1 << 30), past_seq=10**9)
         undone = {e.event.target for e in g.entries if isinstance(e.event, Undone)}
@@ -174,13 +104,86 @@ def bench_tracker() -> str:
                 t0 = time.perf_counter()
                 tracker.after_x_move(state.board, state.candidates, entry.event.ticket, occupied)
                 samples.append(time.perf_counter() - t0)
-                sizes.append(len(state.candidates))
             state = g.rules.apply(state, entry.event)
         assert state == fold(g.rules, g.start, g.entries)
-    return f"{summary(samples)}; candidates before the move: median {statistics.median(sizes):.0f}"
+    return {
+        "what": "Scotland Yard tracker, one step after a Mister X move",
+        "median_ms": round(statistics.median(samples) * 1000, 4),
+        "p99_ms": round(common.percentile(samples, 99) * 1000, 4),
+        "n": len(samples),
+    }
 
 
-EXTRA: dict[str, Callable[[], str]] = {"tracker": bench_tracker}
+def fmt(value: float, unit: str) -> str:
+    if unit == "MB":
+        return f"{value / 2**20:.0f} MB"
+    ms = value * 1000
+    return f"{ms:.3g} ms" if ms < 100 else f"{ms:.0f} ms"
+
+
+def markdown(results: list[Ratio], info: dict[str, Any]) -> str:
+    m = info["machine"]
+    lines = [
+        f"Machine: {m['cpu']}, {m['cores']} cores, {m['memory_mb']:,} MB; {m['system']}; Python {m['python']}, "
+        f"SQLite {m['sqlite']}, Kivy {m['kivy']}; disk {m['disk']}.",
+        f"Load average (1/5/15 min) before: {'/'.join(map(str, info['load_before']))}, "
+        f"after: {'/'.join(map(str, info['load_after']))}; {info['seconds']:.0f} s.",
+        "",
+        "| id | measure | floor: median / p99 | project: median / p99 | ratio median | ratio p99 | target | met |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for r in results:
+        u = r.unit
+        lines.append(
+            f"| {r.id} | {r.measure} | {fmt(r.floor.median, u)} / {fmt(r.floor.p99, u)} "
+            f"| {fmt(r.project.median, u)} / {fmt(r.project.p99, u)} | {r.ratio_median:.2f}× | {r.ratio_p99:.2f}× "
+            f"| {r.target_text()} | {'yes' if r.met else '**no**'} |"
+        )
+    lines.append("")
+    lines.append("Floors: " + "; ".join(dict.fromkeys(f"{r.id}: {r.floor_name}" for r in results)) + ".")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--dir", help="directory on the disk to measure (default: a temporary one)")
+    parser.add_argument("--json", default=str(common.ROOT / "artifacts" / "bench.json"), help="where to write JSON")
+    parser.add_argument("--only", help=f"comma-separated ids out of {','.join(TARGETS)} (default: all)")
+    parser.add_argument("--keep", action="store_true", help="keep the SQLite files and logs (prints where)")
+    parser.add_argument("--quick", action="store_true", help="fewer samples: a smoke run, not a measurement")
+    args = parser.parse_args(argv)
+    ids = set(TARGETS) if not args.only else {x.strip().upper() for x in args.only.split(",")}
+    unknown = ids - set(TARGETS)
+    if unknown:
+        parser.error(f"unknown ids: {', '.join(sorted(unknown))}")
+
+    def say(text: str) -> None:
+        print(text, file=sys.stderr, flush=True)
+
+    started = time.monotonic()
+    load_before = common.load()
+    if args.keep:
+        folder = Path(tempfile.mkdtemp(dir=args.dir, prefix="companion-bench-"))
+        say(f"files and logs kept in {folder}")
+        info: dict[str, Any] = {"machine": common.machine(folder), "load_before": load_before}
+        results = run(ids, folder, args.quick, say)
+    else:
+        with tempfile.TemporaryDirectory(dir=args.dir, prefix="companion-bench-") as tmp:
+            folder = Path(tmp)
+            info = {"machine": common.machine(folder), "load_before": load_before}
+            results = run(ids, folder, args.quick, say)
+    extra = tracker_cost() if not args.only else None
+    info.update(load_after=common.load(), seconds=time.monotonic() - started, quick=args.quick)
+    print(markdown(results, info))
+    if extra:
+        print(f"\nAlso: {extra['what']}: median {extra['median_ms']} ms, p99 {extra['p99_ms']} ms (n={extra['n']}).")
+    out = Path(args.json)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    document = {**info, "results": [r.as_json() for r in results], "extra": [extra] if extra else []}
+    out.write_text(json.dumps(document, indent=2, ensure_ascii=False) + "\n")
+    say(f"written: {out}")
+    return 0 if all(r.met for r in results) else 1
+
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -10,7 +10,9 @@ detection. Kivy's own environment variables (``KIVY_NO_ARGS``, ``KIVY_HOME``, ``
 ``companion`` command line.
 
 For tests only: ``COMPANION_UI_CONTROL=<path>`` opens the local control socket described in
-``ui/control.py`` (scripted taps on widgets, screenshots).
+``ui/control.py`` (scripted taps on widgets, screenshots). For the benchmark only:
+``COMPANION_FIRST_FRAME=<path>`` writes the system's monotonic clock there when the first frame
+after the start is shown (``benchmarks/startup.py``).
 """
 
 from __future__ import annotations
@@ -20,6 +22,8 @@ import contextlib
 import logging
 import os
 import signal
+import time
+from pathlib import Path
 from typing import Any
 
 from companion.app.config import Config
@@ -60,6 +64,17 @@ def prepare_kivy(fullscreen: bool) -> None:
         KivyConfig.set("graphics", "fullscreen", "0")
         KivyConfig.set("graphics", "resizable", "1")
         KivyConfig.set("input", "mouse", "mouse,multitouch_on_demand")
+
+
+def note_first_frame(app: Any, path: Path) -> None:
+    """Write ``time.monotonic()`` to ``path`` when the first frame after ``on_start`` is flipped."""
+    from kivy.core.window import Window
+
+    def flipped(*_: Any) -> None:
+        Window.unbind(on_flip=flipped)
+        path.write_text(repr(time.monotonic()))
+
+    app.fbind("on_start", lambda *_: Window.bind(on_flip=flipped))
 
 
 async def run(config: Config, fullscreen: bool = False, lock: WriterLock | None = None) -> int:
@@ -131,6 +146,9 @@ async def run(config: Config, fullscreen: bool = False, lock: WriterLock | None 
     from companion.appliance.status import status_line
 
     attach_to_kivy_app(app, config.data_dir, lambda: status_line(table, ctl.phones.server))
+    first_frame = os.environ.get("COMPANION_FIRST_FRAME")
+    if first_frame:
+        note_first_frame(app, Path(first_frame))
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         with contextlib.suppress(NotImplementedError, RuntimeError):

@@ -58,7 +58,7 @@ def run(ids: set[str], folder: Path, quick: bool, say: Callable[[str], None]) ->
         vm = workloads.full_game("victorian_masterminds", 1000)
         results.append(actions.measure("Victorian Masterminds", vm, pairs=n(120)))
         toy = workloads.play("toy", 10_000 if not quick else 2000, seed=2, undo=0.1)
-        results.append(actions.measure("toy game", toy, pairs=n(80)))
+        results.append(actions.measure("toy game", toy, pairs=n(200)))
     if "P6" in ids:
         say("P6: opening 10,000-event games from their files ...")
         import opening

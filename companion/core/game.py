@@ -68,21 +68,80 @@ def may_undo(event: Event, actor: Audience) -> bool:
     return rule in (UndoRule.OWNER, UndoRule.TABLE_OR_OWNER) and owner is not None and actor.is_seat(owner)
 
 
+CHECKPOINT = 16  # the state before every 16th live action is kept, so an undo refolds at most 15
+
+
+@dataclass
+class _Action:
+    """One action that still counts: its entries and, on every CHECKPOINT-th, the state before it."""
+
+    action: int
+    entries: list[Entry]
+    before: Any
+
+
 class Game(Generic[S]):
-    """The live log of one game and the state it folds to."""
+    """The live log of one game and the state it folds to.
+
+    What undo needs is kept as the log grows (the stack of actions that still count, with a state
+    checkpoint every :data:`CHECKPOINT` of them), so deciding, committing, undoing and every
+    snapshot cost the same at event 10 and at event 10,000. The log is append-only: change it only
+    through :meth:`commit` and :meth:`append`.
+    """
 
     def __init__(self, rules: Rules[S], config: JSONObject, seed: int, entries: Sequence[Entry] = ()) -> None:
         self.rules = rules
         self.config = config
         self.seed = seed
         self.start: S = rules.setup(config)
-        self.entries: list[Entry] = list(entries)
-        self.state: S = fold(rules, self.start, self.entries)
+        self._entries: list[Entry] = list(entries)
+        self._rebuild()
+
+    def _rebuild(self) -> None:
+        """Fold the whole log (any log whose actions are contiguous) and rebuild the undo stack."""
+        previous: Entry | None = None
+        for entry in self._entries:
+            continues = previous is not None and entry.action == previous.action
+            if entry.seq != (previous.seq + 1 if previous else 1) or not (continues or entry.action == entry.seq):
+                raise ValueError(f"entry {entry.seq}: the log is not numbered as the table writes it")
+            previous = entry
+        self._undone: set[int] = undone_actions(self._entries)
+        self._live: list[_Action] = []
+        state = self.start
+        for entry in self._entries:
+            if entry.action in self._undone or isinstance(entry.event, Undone):
+                continue
+            self._push(entry, state)
+            state = self.rules.apply(state, entry.event)
+        self.state: S = state
+
+    def _push(self, entry: Entry, before: S) -> None:
+        live = self._live
+        if live and live[-1].action == entry.action:
+            live[-1].entries.append(entry)
+        else:
+            live.append(_Action(entry.action, [entry], before if len(live) % CHECKPOINT == 0 else None))
+
+    def _state_before_last(self) -> S:
+        """The state before the last action that counts: from the nearest checkpoint below it."""
+        live = self._live
+        top = len(live) - 1
+        base = top - top % CHECKPOINT
+        state: S = live[base].before
+        for action in live[base:top]:
+            for entry in action.entries:
+                state = self.rules.apply(state, entry.event)
+        return state
+
+    @property
+    def entries(self) -> Sequence[Entry]:
+        """The whole log, in order (read only)."""
+        return self._entries
 
     @property
     def seq(self) -> int:
         """The state sequence number: how many events the log holds."""
-        return len(self.entries)
+        return len(self._entries)
 
     def outcome(self) -> Outcome | None:
         return self.rules.outcome(self.state)
@@ -106,20 +165,16 @@ class Game(Generic[S]):
         return self.rules.decide(self.state, intent, actor, self.rng() if rng is None else rng)
 
     def last_action(self) -> list[Entry]:
-        skip = undone_actions(self.entries)
-        live = [e for e in self.entries if e.action not in skip and not isinstance(e.event, Undone)]
-        if not live:
-            return []
-        action = live[-1].action
-        return [e for e in live if e.action == action]
+        """The entries of the last action that still counts (what an undo would take back)."""
+        return list(self._live[-1].entries) if self._live else []
 
     def decide_undo(self, actor: Audience) -> Undone:
-        last = self.last_action()
-        if not last:
+        if not self._live:
             raise UndoRefused("undo.nothing", "there is nothing to undo")
-        if not all(may_undo(e.event, actor) for e in last):
+        last = self._live[-1]
+        if not all(may_undo(e.event, actor) for e in last.entries):
             raise UndoRefused("undo.not_allowed", "this cannot be undone from here")
-        return Undone(last[0].action)
+        return Undone(last.action)
 
     def can_undo(self, actor: Audience) -> bool:
         try:
@@ -136,21 +191,63 @@ class Game(Generic[S]):
     def after(self, events: Sequence[Event]) -> S:
         """The state ``events`` would lead to, without changing anything."""
         if any(isinstance(ev, Undone) for ev in events):
-            return fold(self.rules, self.start, [*self.entries, *self.entries_for(events)])
+            if self._simple_undo(events):
+                return self._state_before_last()
+            return fold(self.rules, self.start, [*self._entries, *self.entries_for(events)])
         state = self.state
         for ev in events:
             state = self.rules.apply(state, ev)
         return state
 
+    def _simple_undo(self, events: Sequence[Event]) -> bool:
+        """Is this what :meth:`decide_undo` makes: one marker taking back the last action that counts?"""
+        return (
+            len(events) == 1
+            and isinstance(events[0], Undone)
+            and bool(self._live)
+            and events[0].target == self._live[-1].action
+        )
+
     def commit(self, events: Sequence[Event], state: S | None = None) -> list[Entry]:
-        """Append already-durable events and advance the state (``state`` if already computed by
-        :meth:`after`)."""
+        """Append already-durable events as the next action and advance the state (``state`` if
+        already computed by :meth:`after`)."""
         if not events:
             return []
         new = self.entries_for(events)
-        self.state = self.after(events) if state is None else state
-        self.entries.extend(new)
+        if state is None:
+            state = self.after(events)
+        first = events[0]
+        if isinstance(first, Undone) and self._simple_undo(events):
+            self._live.pop()
+            self._undone.add(first.target)
+            self._entries.append(new[0])
+        elif any(isinstance(ev, Undone) for ev in events) or new[0].action in self._undone:
+            self._entries.extend(new)  # an undo no table decides: fold the log again
+            self._rebuild()
+            return new
+        else:
+            for entry in new:
+                self._push(entry, self.state)
+            self._entries.extend(new)
+        self.state = state
         return new
+
+    def append(self, entry: Entry) -> None:
+        """Append one logged event: the next action's first event, or the next event of the last
+        action (a replay that stops after every event, e.g. :mod:`companion.core.playthrough`)."""
+        if entry.seq != self.seq + 1:
+            raise ValueError(f"entry {entry.seq} does not follow {self.seq}")
+        if entry.action == entry.seq:
+            self.commit([entry.event])
+            return
+        if not self._entries or entry.action != self._entries[-1].action:
+            raise ValueError(f"entry {entry.seq} continues action {entry.action}, which is not the last")
+        self._entries.append(entry)
+        if isinstance(entry.event, Undone) or not self._live or self._live[-1].action != entry.action:
+            self._rebuild()  # not what a table writes: fold the log again
+            return
+        self._live[-1].entries.append(entry)
+        self.state = self.rules.apply(self.state, entry.event)
 
     def snapshot(self, audience: Audience) -> JSONObject:
         """Everything one screen gets: built only from ``view`` and ``legal`` for it."""

@@ -26,17 +26,8 @@ def steps(game: Game[Any]) -> Iterator[tuple[Entry | None, dict[str, JSONObject]
     for entry in game.entries:
         # An action is committed as a whole; views are shown after each event of it too,
         # so a reader sees that even the middle of a double move leaks nothing.
-        if entry.seq == entry.action:
-            replay.commit([entry.event])
-        else:
-            _extend(replay, entry)
+        replay.append(entry)
         yield entry, {a.label(): replay.snapshot(a) for a in audiences(replay)}
-
-
-def _extend(replay: Game[Any], entry: Entry) -> None:
-    """Append a later event of the same action, keeping its action id."""
-    replay.entries.append(entry)
-    replay.state = replay.rules.apply(replay.state, entry.event)
 
 
 def render(game: Game[Any], with_debug: bool = True) -> str:

@@ -3,13 +3,16 @@ import the portable JSON form."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from companion.app.store import GameHeader, Store, StoredEvent
+from companion.core.codec import Decoder
 from companion.core.errors import CompanionError, MalformedInput
+from companion.core.events import Event, Undone
 from companion.core.game import Entry, Game, event_codec
-from companion.core.jsonvalue import JSON, JSONObject
+from companion.core.jsonvalue import JSON, JSONObject, loads
 from companion.core.recheck import IllegalLog, recheck
 from companion.core.rules import Rules
 from companion.games import get_rules
@@ -25,13 +28,13 @@ class LoadedGame:
 
 
 def _entries(rules: Rules[Any], stored: list[StoredEvent]) -> list[Entry]:
-    codec = event_codec(rules)
+    read = EventReader(rules)
     entries = []
     for expected, row in enumerate(stored, start=1):
         if row.seq != expected or not 1 <= row.action <= row.seq:
             raise MalformedInput("import.bad_sequence", "events are not numbered 1, 2, 3, ...", seq=row.seq)
         try:
-            event = codec.decode(row.body)
+            event = read(row.body)
         except CompanionError as exc:  # not an event of this game at all: named like an illegal one
             kind = row.body.get("kind")
             raise IllegalLog(
@@ -51,12 +54,7 @@ def build_game(rules_name: str, config: JSONObject, seed: int, stored: list[Stor
     :class:`MalformedInput` if it does not fit the rules."""
     rules = get_rules(rules_name)
     entries = _entries(rules, stored)
-    try:
-        return Game(rules, config, seed, entries)
-    except CompanionError:
-        raise
-    except Exception as exc:  # a log that its rules cannot fold is not a game
-        raise MalformedInput("import.unplayable", f"the log does not fold: {exc}") from exc
+    return _folded(lambda: Game(rules, config, seed, entries))
 
 
 def check_game(rules_name: str, config: JSONObject, seed: int, stored: list[StoredEvent]) -> Game[Any]:
@@ -73,8 +71,67 @@ def check_game(rules_name: str, config: JSONObject, seed: int, stored: list[Stor
 
 
 def load_game(store: Store, game_id: int) -> LoadedGame:
-    header = store.header(game_id)
-    return LoadedGame(header, build_game(header.rules, header.config, header.seed, store.events(game_id)))
+    """Open a game from the store: only the events that still count are decoded and folded (an
+    undone action never changes the state); the others are decoded when first read."""
+    header, rows = store.game_rows(game_id)
+    rules = get_rules(header.rules)
+    read = EventReader(rules)
+    return LoadedGame(
+        header, _folded(lambda: Game.from_rows(rules, header.config, header.seed, rows, read, read.undo_target))
+    )
+
+
+def _folded(make: Callable[[], Game[Any]]) -> Game[Any]:
+    try:
+        return make()
+    except CompanionError:
+        raise
+    except Exception as exc:  # a log that its rules cannot fold is not a game
+        raise MalformedInput("import.unplayable", f"the log does not fold: {exc}") from exc
+
+
+# How the store writes an undo marker (``jsonvalue.dumps``: sorted keys, no spaces).
+UNDONE_TEXT = '{"kind":"core.undone","target":'
+
+
+class EventReader:
+    """Stored events — JSON text as the store holds it, or parsed JSON — into the events of one
+    game's rules, each kind's decoder looked up once."""
+
+    def __init__(self, rules: Rules[Any]) -> None:
+        self.codec = event_codec(rules)
+        self.decoders: dict[str | None, Decoder] = {}
+
+    def __call__(self, body: JSON | str) -> Event:
+        try:
+            data = loads(body) if isinstance(body, str) else body
+        except ValueError:
+            raise MalformedInput("import.malformed", "an event is not JSON") from None
+        kind = data.get("kind") if type(data) is dict else None
+        kind = kind if isinstance(kind, str) else None
+        decode = self.decoders.get(kind)
+        if decode is None:
+            if kind is not None and kind in self.codec.kinds:
+                decode = self.codec.body_decoder(kind)
+            else:
+                decode = self._refuse
+            self.decoders[kind] = decode
+        event: Event = decode(data, "")
+        return event
+
+    def _refuse(self, data: object, path: str) -> Event:
+        return self.codec.decode(data)  # not an event of these rules: its own clear error
+
+    def undo_target(self, body: str) -> int | None:
+        """The target of an undo marker as stored, without decoding it; None for other events."""
+        if body.startswith(UNDONE_TEXT) and body.endswith("}"):
+            digits = body[len(UNDONE_TEXT) : -1]
+            if digits.isascii() and digits.isdigit() and (digits[0] != "0" or digits == "0"):
+                return int(digits)
+        if "core.undone" in body:  # written another way (or a string that mentions it): read it
+            event = self(body)
+            return event.target if isinstance(event, Undone) else None
+        return None
 
 
 def export_game(store: Store, game_id: int) -> JSONObject:

@@ -270,6 +270,25 @@ class Store:
 
         return self._call(work)
 
+    def game_rows(self, game_id: int) -> tuple[GameHeader, list[tuple[int, int, str]]]:
+        """A game's header and its events as stored — (seq, action, JSON text) — in one read, for
+        :func:`companion.app.savedgame.load_game` to parse and decode in one pass."""
+
+        def work(db: sqlite3.Connection) -> tuple[GameHeader, list[tuple[int, int, str]]]:
+            db.execute("BEGIN")  # one snapshot of the file for both reads
+            try:
+                row = db.execute(_HEADER_SQL + " WHERE g.id = ? GROUP BY g.id", (game_id,)).fetchone()
+                if row is None:
+                    raise StoreError("store.no_game", "no such game", game=game_id)
+                rows = db.execute(
+                    "SELECT seq, action, body FROM events WHERE game_id = ? ORDER BY seq", (game_id,)
+                ).fetchall()
+            finally:
+                db.execute("COMMIT")
+            return _header(row), rows
+
+        return self._call(work)
+
     def preferences(self) -> dict[str, JSON]:
         return self._call(lambda db: {k: loads(v) for k, v in db.execute("SELECT key, value FROM preferences")})
 

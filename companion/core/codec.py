@@ -16,7 +16,7 @@ import dataclasses
 import enum
 import types
 import typing
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, ClassVar, Generic, TypeVar
 
 from companion.core.errors import MalformedInput
@@ -58,78 +58,192 @@ def _fail(path: str, expected: str, got: object) -> MalformedInput:
     )
 
 
+# A decoder takes (data, path) and returns the value or raises MalformedInput. One is built per
+# type on first use and kept: decoding never inspects type hints again.
+Decoder = Callable[[object, str], Any]
+_decoders: dict[Any, Decoder] = {}
+
+
 def decode(tp: Any, data: object, path: str = "") -> Any:
     """Decode ``data`` as type ``tp``; raise :class:`MalformedInput` on any mismatch."""
+    return decoder(tp)(data, path)
+
+
+def decoder(tp: Any) -> Decoder:
+    """The decoder for ``tp``, built once."""
+    found = _decoders.get(tp)
+    if found is None:
+        # A placeholder first, so a dataclass that refers to itself finds its own decoder.
+        _decoders[tp] = lambda data, path: _decoders[tp](data, path)
+        try:
+            found = _decoders[tp] = _build(tp)
+        except BaseException:
+            del _decoders[tp]
+            raise
+    return found
+
+
+def _sub(path: str, key: str) -> str:
+    return f"{path}.{key}".lstrip(".")
+
+
+def _any(data: object, path: str) -> Any:
+    return data
+
+
+def _none(data: object, path: str) -> None:
+    if data is not None:
+        raise _fail(path, "null", data)
+    return None
+
+
+def _bool(data: object, path: str) -> bool:
+    if data is True or data is False:
+        return data
+    raise _fail(path, "boolean", data)
+
+
+def _int(data: object, path: str) -> int:
+    if type(data) is int or (isinstance(data, int) and not isinstance(data, bool)):
+        return data
+    raise _fail(path, "integer", data)
+
+
+def _float(data: object, path: str) -> float:
+    if isinstance(data, bool) or not isinstance(data, (int, float)):
+        raise _fail(path, "number", data)
+    return float(data)
+
+
+def _str(data: object, path: str) -> str:
+    if isinstance(data, str):
+        return data
+    raise _fail(path, "string", data)
+
+
+_PLAIN: dict[Any, Decoder] = {
+    Any: _any,
+    None: _none,
+    type(None): _none,
+    bool: _bool,
+    int: _int,
+    float: _float,
+    str: _str,
+}
+
+
+def _build(tp: Any) -> Decoder:
+    plain = _PLAIN.get(tp)
+    if plain is not None:
+        return plain
     origin = typing.get_origin(tp)
-    if tp is Any:
-        return data
-    if tp is type(None) or tp is None:
-        if data is not None:
-            raise _fail(path, "null", data)
-        return None
-    if tp is bool:
-        if not isinstance(data, bool):
-            raise _fail(path, "boolean", data)
-        return data
-    if tp is int:
-        if isinstance(data, bool) or not isinstance(data, int):
-            raise _fail(path, "integer", data)
-        return data
-    if tp is float:
-        if isinstance(data, bool) or not isinstance(data, (int, float)):
-            raise _fail(path, "number", data)
-        return float(data)
-    if tp is str:
-        if not isinstance(data, str):
-            raise _fail(path, "string", data)
-        return data
     if origin is typing.Literal:
-        allowed = typing.get_args(tp)
+        return _literal(tp)
+    if origin in (typing.Union, types.UnionType):
+        return _union(tp)
+    if origin is tuple:
+        return _tuple(tp)
+    if isinstance(tp, type) and issubclass(tp, enum.Enum):
+        return _enum(tp)
+    if isinstance(tp, type) and dataclasses.is_dataclass(tp):
+        return _dataclass(tp)
+    raise TypeError(f"unsupported type {tp!r}")
+
+
+def _literal(tp: Any) -> Decoder:
+    allowed = typing.get_args(tp)
+
+    def literal(data: object, path: str) -> Any:
         for option in allowed:
             if data == option and type(data) is type(option):
                 return option
         raise MalformedInput("malformed.choice", f"{path}: not one of {allowed!r}", field=path or "value")
-    if origin in (typing.Union, types.UnionType):
-        args = typing.get_args(tp)
-        if data is None and type(None) in args:
-            return None
-        non_none = [a for a in args if a is not type(None)]
-        if len(non_none) == 1:
-            return decode(non_none[0], data, path)
-        raise TypeError(f"unsupported union {tp!r}")
-    if origin is tuple:
+
+    return literal
+
+
+def _union(tp: Any) -> Decoder:
+    args = typing.get_args(tp)
+    non_none = [a for a in args if a is not type(None)]
+    accepts_none = len(non_none) < len(args)
+    if len(non_none) != 1:
+
+        def unsupported(data: object, path: str) -> Any:
+            if data is None and accepts_none:
+                return None
+            raise TypeError(f"unsupported union {tp!r}")
+
+        return unsupported
+    inner = decoder(non_none[0])
+    if not accepts_none:
+        return inner
+
+    def optional(data: object, path: str) -> Any:
+        return None if data is None else inner(data, path)
+
+    return optional
+
+
+def _tuple(tp: Any) -> Decoder:
+    args = typing.get_args(tp)
+    if len(args) == 2 and args[1] is Ellipsis:
+        item = decoder(args[0])
+
+        def variadic(data: object, path: str) -> tuple[Any, ...]:
+            if not isinstance(data, list):
+                raise _fail(path, "array", data)
+            return tuple([item(v, f"{path}[{i}]") for i, v in enumerate(data)])
+
+        return variadic
+    items = [decoder(a) for a in args]
+
+    def fixed(data: object, path: str) -> tuple[Any, ...]:
         if not isinstance(data, list):
             raise _fail(path, "array", data)
-        args = typing.get_args(tp)
-        if len(args) == 2 and args[1] is Ellipsis:
-            return tuple(decode(args[0], v, f"{path}[{i}]") for i, v in enumerate(data))
-        if len(args) != len(data):
-            raise MalformedInput("malformed.length", f"{path}: expected {len(args)} items", field=path or "value")
-        return tuple(decode(a, v, f"{path}[{i}]") for i, (a, v) in enumerate(zip(args, data, strict=True)))
-    if isinstance(tp, type) and issubclass(tp, enum.Enum):
-        for member in tp:
-            if member.value == data and type(member.value) is type(data):
-                return member
-        raise MalformedInput("malformed.choice", f"{path}: not a {tp.__name__}", field=path or "value")
-    if isinstance(tp, type) and dataclasses.is_dataclass(tp):
-        if not isinstance(data, Mapping):
+        if len(items) != len(data):
+            raise MalformedInput("malformed.length", f"{path}: expected {len(items)} items", field=path or "value")
+        return tuple([d(v, f"{path}[{i}]") for i, (d, v) in enumerate(zip(items, data, strict=True))])
+
+    return fixed
+
+
+def _enum(tp: type[enum.Enum]) -> Decoder:
+    members = {(type(m.value), m.value): m for m in tp}
+
+    def member(data: object, path: str) -> Any:
+        try:
+            return members[(type(data), data)]
+        except (KeyError, TypeError):  # TypeError: an unhashable value (a list or an object)
+            raise MalformedInput("malformed.choice", f"{path}: not a {tp.__name__}", field=path or "value") from None
+
+    return member
+
+
+def _dataclass(tp: type, ignore_kind: bool = False) -> Decoder:
+    """``ignore_kind``: the object also carries the ``kind`` tag (see :meth:`KindCodec.decode`)."""
+    hints = _hints(tp)
+    # (name, decoder, required) for every field set by __init__, in order.
+    plan = [
+        (f.name, decoder(hints[f.name]), f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING)
+        for f in dataclasses.fields(tp)
+        if f.init
+    ]
+    allowed = frozenset(hints) | ({"kind"} if ignore_kind else set())
+
+    def build(data: object, path: str) -> Any:
+        if type(data) is not dict and not isinstance(data, Mapping):
             raise _fail(path, "object", data)
-        hints = _hints(tp)
-        extra = set(data) - set(hints)
-        if extra:
+        if not allowed.issuperset(data):
+            extra = sorted(set(data) - allowed)[0]
             raise MalformedInput(
-                "malformed.extra_field",
-                f"{path}: unknown field {sorted(extra)[0]!r}",
-                field=f"{path}.{sorted(extra)[0]}".lstrip("."),
+                "malformed.extra_field", f"{path}: unknown field {extra!r}", field=f"{path}.{extra}".lstrip(".")
             )
         kwargs: dict[str, Any] = {}
-        for f in dataclasses.fields(tp):
-            if not f.init:
-                continue
-            sub = f"{path}.{f.name}".lstrip(".")
-            if f.name in data:
-                kwargs[f.name] = decode(hints[f.name], data[f.name], sub)
-            elif f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
+        for name, field_decoder, required in plan:
+            if name in data:
+                kwargs[name] = field_decoder(data[name], _sub(path, name) if path else name)
+            elif required:
+                sub = _sub(path, name)
                 raise MalformedInput("malformed.missing_field", f"{sub}: missing", field=sub)
         try:
             return tp(**kwargs)
@@ -137,7 +251,8 @@ def decode(tp: Any, data: object, path: str = "") -> Any:
             if isinstance(exc, MalformedInput):
                 raise
             raise MalformedInput("malformed.value", f"{path}: {exc}", field=path or "value") from exc
-    raise TypeError(f"unsupported type {tp!r}")
+
+    return build
 
 
 class Tagged:
@@ -154,6 +269,7 @@ class KindCodec(Generic[K]):
 
     def __init__(self, classes: Iterable[type[K]]) -> None:
         self._by_kind: dict[str, type[K]] = {}
+        self._decoders: dict[str, Decoder] = {}
         for cls in classes:
             if not cls.kind:
                 raise TypeError(f"{cls.__name__} has no kind")
@@ -184,10 +300,15 @@ class KindCodec(Generic[K]):
         kind = data.get("kind")
         if not isinstance(kind, str):
             raise MalformedInput("malformed.missing_field", "kind: missing", field="kind")
-        cls = self.cls_for(kind)
-        body = {k: v for k, v in data.items() if k != "kind"}
-        value: K = decode(cls, body)
+        value: K = self.body_decoder(kind)(data, "")
         return value
+
+    def body_decoder(self, kind: str) -> Decoder:
+        """The decoder of ``kind``'s class, reading an object whose ``kind`` key is ignored."""
+        found = self._decoders.get(kind)
+        if found is None:
+            found = self._decoders[kind] = _dataclass(self.cls_for(kind), ignore_kind=True)
+        return found
 
     def merged(self, other: KindCodec[K]) -> KindCodec[K]:
         return KindCodec([*self._by_kind.values(), *other._by_kind.values()])

@@ -7,18 +7,19 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, TypeVar, overload
 
 from companion.core.audience import Audience
 from companion.core.codec import KindCodec
-from companion.core.errors import Forbidden, GameOver, StaleIntent, UndoRefused
+from companion.core.errors import Forbidden, GameOver, MalformedInput, StaleIntent, UndoRefused
 from companion.core.events import Event, Intent, Undo, Undone, UndoRule
 from companion.core.jsonvalue import JSON, JSONObject
 from companion.core.rules import Outcome, Rules
 
 S = TypeVar("S")
+R = TypeVar("R")
 
 CORE_EVENTS: KindCodec[Event] = KindCodec([Undone])
 CORE_INTENTS: KindCodec[Intent] = KindCodec([Undo])
@@ -68,6 +69,16 @@ def may_undo(event: Event, actor: Audience) -> bool:
     return rule in (UndoRule.OWNER, UndoRule.TABLE_OR_OWNER) and owner is not None and actor.is_seat(owner)
 
 
+def _check_numbering(numbers: list[tuple[int, int]]) -> None:
+    """(seq, action) as the table writes them: seq 1, 2, 3, ...; an action starts at its own seq
+    and its further events follow it directly."""
+    previous = 0
+    for expected, (seq, action) in enumerate(numbers, start=1):
+        if seq != expected or (action != seq and action != previous):
+            raise MalformedInput("import.bad_sequence", "events are not numbered 1, 2, 3, ...", seq=seq)
+        previous = action
+
+
 CHECKPOINT = 16  # the state before every 16th live action is kept, so an undo refolds at most 15
 
 
@@ -78,6 +89,60 @@ class _Action:
     action: int
     entries: list[Entry]
     before: Any
+
+
+class Log(Sequence[Entry]):
+    """A game's entries, in order. Rows read from a file may stay as stored until first asked for
+    (:meth:`Game.from_rows` decodes only the events that count)."""
+
+    __slots__ = ("_decode", "_items")
+
+    def __init__(self, items: Iterable[Entry | tuple[int, int, Any]], decode: Callable[[Any], Event] | None = None):
+        self._items: list[Entry | tuple[int, int, Any]] = list(items)
+        self._decode = decode
+
+    def _get(self, index: int) -> Entry:
+        item = self._items[index]
+        if type(item) is tuple:
+            assert self._decode is not None
+            entry = Entry(item[0], item[1], self._decode(item[2]))
+            self._items[index] = entry
+            return entry
+        return item  # type: ignore[return-value]
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    @overload
+    def __getitem__(self, index: int) -> Entry: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Entry]: ...
+
+    def __getitem__(self, index: int | slice) -> Entry | list[Entry]:
+        if isinstance(index, slice):
+            return [self._get(i) for i in range(*index.indices(len(self._items)))]
+        return self._get(index if index >= 0 else index + len(self._items))
+
+    def __iter__(self) -> Iterator[Entry]:
+        for i in range(len(self._items)):
+            yield self._get(i)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Sequence) or isinstance(other, (str, bytes)):
+            return NotImplemented
+        return len(self) == len(other) and all(a == b for a, b in zip(self, other, strict=True))
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"Log({list(self)!r})"
+
+    def append(self, entry: Entry) -> None:
+        self._items.append(entry)
+
+    def extend(self, entries: Iterable[Entry]) -> None:
+        self._items.extend(entries)
 
 
 class Game(Generic[S]):
@@ -94,17 +159,52 @@ class Game(Generic[S]):
         self.config = config
         self.seed = seed
         self.start: S = rules.setup(config)
-        self._entries: list[Entry] = list(entries)
+        self._entries = Log(entries)
         self._rebuild()
+
+    @classmethod
+    def from_rows(
+        cls,
+        rules: Rules[S],
+        config: JSONObject,
+        seed: int,
+        rows: Sequence[tuple[int, int, R]],
+        decode: Callable[[R], Event],
+        marker: Callable[[R], int | None],
+    ) -> Game[S]:
+        """A game from its stored rows ``(seq, action, stored event)``, reading only what counts.
+
+        ``marker(stored)`` is the target of an undo marker, or None for any other event, found
+        without decoding it; ``decode(stored)`` makes the event (raising for a stored form that is
+        not one of the rules' events). Only events that still count are decoded here; the others
+        are decoded when first asked for (a playthrough), since the state never depends on them.
+        """
+        game = cls.__new__(cls)
+        game.rules, game.config, game.seed = rules, config, seed
+        game.start = rules.setup(config)
+        _check_numbering([(row[0], row[1]) for row in rows])
+        marked = [marker(row[2]) for row in rows]
+        undone = {target for target in marked if target is not None}
+        log = Log(rows, decode)
+        game._entries = log
+        game._undone = undone
+        game._live = []
+        state = game.start
+        items = log._items
+        for i, (seq, action, stored) in enumerate(rows):
+            if action in undone or marked[i] is not None:
+                continue
+            entry = items[i] = Entry(seq, action, decode(stored))
+            if isinstance(entry.event, Undone):  # a marker ``marker`` did not see: read as written
+                return cls(rules, config, seed, list(log))
+            game._push(entry, state)
+            state = rules.apply(state, entry.event)
+        game.state = state
+        return game
 
     def _rebuild(self) -> None:
         """Fold the whole log (any log whose actions are contiguous) and rebuild the undo stack."""
-        previous: Entry | None = None
-        for entry in self._entries:
-            continues = previous is not None and entry.action == previous.action
-            if entry.seq != (previous.seq + 1 if previous else 1) or not (continues or entry.action == entry.seq):
-                raise ValueError(f"entry {entry.seq}: the log is not numbered as the table writes it")
-            previous = entry
+        _check_numbering([(entry.seq, entry.action) for entry in self._entries])
         self._undone: set[int] = undone_actions(self._entries)
         self._live: list[_Action] = []
         state = self.start
@@ -134,7 +234,7 @@ class Game(Generic[S]):
         return state
 
     @property
-    def entries(self) -> Sequence[Entry]:
+    def entries(self) -> Log:
         """The whole log, in order (read only)."""
         return self._entries
 

@@ -16,11 +16,20 @@ def dumps(value: JSON) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
+def _no_constants(name: str) -> JSON:
+    raise ValueError(f"invalid JSON constant {name}")
+
+
+# Built once: json.loads with any option builds a new decoder on every call.
+_DECODER = json.JSONDecoder(parse_constant=_no_constants)
+
+
 def loads(text: str | bytes) -> JSON:
     """Parse JSON text; NaN/Infinity are refused (they are not JSON)."""
-
-    def _no_constants(name: str) -> JSON:
-        raise ValueError(f"invalid JSON constant {name}")
-
-    value: JSON = json.loads(text, parse_constant=_no_constants)
-    return value
+    if not isinstance(text, str):
+        value: JSON = json.loads(text, parse_constant=_no_constants)
+        return value
+    if text.startswith("\ufeff"):
+        raise json.JSONDecodeError("Unexpected UTF-8 BOM (decode using utf-8-sig)", text, 0)
+    parsed: JSON = _DECODER.decode(text)
+    return parsed

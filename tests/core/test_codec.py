@@ -146,3 +146,20 @@ def test_registering_a_kind_twice_fails() -> None:
         KindCodec([Sample, Sample])
     assert encode(Other()) == {}
     assert decode(Inner, {"station": 1}) == Inner(1)
+
+
+@pytest.mark.parametrize(
+    ("change", "field"),
+    [
+        ({"inners": [{"station": 1}, {"station": "x"}]}, "inners[1].station"),
+        ({"inner": {"station": 5, "label": 3}}, "inner.label"),
+        ({"pair": [1, 2]}, "pair[1]"),
+        ({"path": [1, None]}, "path[1]"),
+    ],
+)
+def test_a_refusal_names_the_nested_field(change: dict[str, object], field: str) -> None:
+    """Decoders are built once per type; the path of a bad value still names where it is."""
+    with pytest.raises(MalformedInput) as info:
+        CODEC.decode({**GOOD, **change})
+    assert info.value.params["field"] == field
+    assert CODEC.decode(GOOD) == CODEC.decode(dict(GOOD))  # built once, used again

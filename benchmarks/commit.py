@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from common import Ratio, game_kw
+from common import Ratio
 from toygame import Add, Added, Draw
 
 from companion.app.store import Store
@@ -68,14 +68,14 @@ async def _round(folder: Path, pairs: int, ratio: Ratio) -> None:
         received: list[Any] = []
         for audience in (TABLE, *(Audience.of_seat(s) for s in SEATS)):
             table.subscribe(audience, received.append, send_now=False)
-        await table.submit(Draw(), TABLE, table.seq, **game_kw(game_id))
+        await table.submit(Draw(), TABLE, table.seq, game_id=game_id)
 
         async def project() -> float:
             game = table.game
             assert game is not None
             seat = game.state.seats[game.state.turn]
             t0 = time.perf_counter()
-            await table.submit(Add(seat, 1), Audience.of_seat(seat), game.seq, **game_kw(game_id))
+            await table.submit(Add(seat, 1), Audience.of_seat(seat), game.seq, game_id=game_id)
             return time.perf_counter() - t0
 
         async def bare() -> float:

@@ -184,12 +184,3 @@ def machine(data_dir: Path) -> dict[str, Any]:
 
 def load() -> list[float]:
     return [round(x, 2) for x in os.getloadavg()]
-
-
-def game_kw(game_id: int) -> dict[str, int]:
-    """``Table.submit``'s game argument, where the table takes one."""
-    import inspect
-
-    from companion.app.table import Table
-
-    return {"game_id": game_id} if "game_id" in inspect.signature(Table.submit).parameters else {}

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import ClassVar, Literal
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.core import Event, KindCodec, MalformedInput, decode, encode
@@ -63,6 +63,7 @@ samples = st.builds(
 )
 
 
+@settings(deadline=None)  # speed is the benchmark's business, never a test's
 @given(samples)
 def test_round_trip_is_exact(value: Sample) -> None:
     data = CODEC.encode(value)

@@ -74,6 +74,10 @@ class HostLink:
             fh.write(token + "\n")
             fh.flush()
             os.fsync(fh.fileno())
+        if hasattr(os, "geteuid") and os.geteuid() == 0:
+            # `sudo companion host-link` makes the file for the service: it must stay the service's.
+            owner = self.path.parent.stat()
+            os.chown(temporary, owner.st_uid, owner.st_gid)
         os.replace(temporary, self.path)
         self._cached = None
         return token

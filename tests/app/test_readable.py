@@ -191,3 +191,14 @@ def test_every_setup_key_is_one_the_rules_know() -> None:
             setup["seats"] = ["blue", "red"]  # the neutral colour is for two players
         Game(get_rules(name), setup, 1)  # raises if a key or its example were wrong
         assert all(dataclasses.is_dataclass(k) for k in summary.setup_keys)
+
+
+def test_every_setup_option_of_the_rules_is_offered() -> None:
+    """The host page's forms and `companion new` list the summary's setup keys: an option the rules
+    accept but no SetupKey names would be unreachable there (add it to the game's summary.py)."""
+    from companion.games.scotland_yard.rules import OPTIONS as SY_OPTIONS
+    from companion.games.victorian_masterminds.setup import OPTIONS as VM_OPTIONS
+
+    for name, options in (("scotland_yard", SY_OPTIONS), ("victorian_masterminds", VM_OPTIONS)):
+        assert {k.key for k in get_summary(name).setup_keys} == set(options), name
+    assert {k.key for k in get_summary("mykerinos").setup_keys} == {"seats", "layout", "neutral"}

@@ -194,3 +194,63 @@ def test_a_scotland_yard_night_run_from_the_host_page(tmp_path: Path) -> None:
             await shot(host, "settings")
 
     asyncio.run(scenario())
+
+
+@pytest.mark.slow
+def test_victorian_masterminds_and_mykerinos_set_up_on_the_host_page(tmp_path: Path) -> None:
+    """The other boxes' setups: players with colours and machines and the Secret Service start
+    level (remembered for that player count), then Mykerinos colours tapped in seating order."""
+
+    async def scenario() -> None:
+        async with host_rig(tmp_path) as r, chromium() as browser:
+            await r.prefs.set("vm.start_level.3", 5)
+            await r.prefs.set("vm.gunner_rule", ">")
+            host = await open_host(r, browser, PHONE)
+            await host.click("[data-tab=new]")
+            await host.click("[data-choose=victorian_masterminds]")
+            assert await host.locator("[data-player]").count() == 2
+            await host.click("[data-add=players]")
+            assert await host.input_value("[data-key=secret_service_start] input") == "5"  # known for 3
+            await host.select_option("[data-colour='2']", "yellow")
+            await host.select_option("[data-machine='2']", "6")
+            await host.fill("[data-machine-name='0']", "Beluga")
+            await host.select_option("[data-lab-cells='1']", "3")
+            await host.fill("[data-key=secret_service_start] input", "4")
+            await host.select_option("[data-key=first_player] select", "p2")
+            await shot(host, "new-victorian-masterminds")
+            await host.click("[data-start]")
+            await host.wait_for_selector("[data-screen=game] [data-seat=p3]", timeout=WAIT)
+            assert r.table.current is not None
+            assert r.table.current.header.config == {
+                "players": [
+                    {"seat": "p1", "colour": "red", "machine": 1, "machine_name": "Beluga"},
+                    {"seat": "p2", "colour": "blue", "machine": 2, "lab_cells": 3},
+                    {"seat": "p3", "colour": "yellow", "machine": 6},
+                ],
+                "secret_service_start": 4,
+                "gunner_rule": ">",
+                "capture_city_loot": False,
+                "first_player": "p2",
+            }
+            await host.wait_for_function("() => HOST.state.settings['vm.start_level.3'] === 4", timeout=WAIT)
+            assert r.prefs.get("vm.start_level.3") == 4  # remembered for the next three-player game
+
+            await host.click("[data-tab=new]")
+            await host.click("[data-choose=mykerinos]")
+            await host.click("[data-start]")  # no colours yet: refused in words, nothing started
+            await host.wait_for_selector("#notice:not([hidden])", timeout=WAIT)
+            assert "2 to 4 different colours" in await host.inner_text("#notice")
+            for colour in ("red", "white", "blue"):
+                await host.click(f"[data-colour={colour}]")
+            assert (await host.inner_text("[data-colour=blue]")).startswith("3.")
+            await host.select_option("[data-key=layout] select", "ring5")
+            await shot(host, "new-mykerinos")
+            await host.click("[data-start]")
+            await host.wait_for_selector("[data-screen=game] [data-seat=white]", timeout=WAIT)
+            assert r.table.current.header.config == {"seats": ["red", "white", "blue"], "layout": "ring5"}
+            await host.click("[data-tab=saved]")
+            await host.wait_for_selector("[data-game]", timeout=WAIT)
+            assert await host.locator("[data-game]").count() == 2
+            await shot(host, "saved")
+
+    asyncio.run(scenario())

@@ -204,3 +204,20 @@ def test_garbage_from_a_host_page_is_refused_and_changes_nothing(tmp_path: Path)
         assert r.table.current is None
 
     run(tmp_path, scenario)
+
+
+def test_a_host_link_made_by_root_belongs_to_the_data_directory_owner(tmp_path: Path) -> None:
+    """`sudo companion host-link` before the service ever made one: the file is the service's."""
+    import os
+
+    from companion.app.hostlink import HostLink
+
+    data = tmp_path / "data"
+    data.mkdir()
+    if os.geteuid() == 0:
+        os.chown(data, 4321, 4321)  # the service's user owns its data directory
+    token = HostLink(data).token()
+    stat = (data / "host-token").stat()
+    assert stat.st_mode & 0o777 == 0o600
+    assert stat.st_uid == data.stat().st_uid
+    assert HostLink(data).check(token) and not HostLink(data).check(token[::-1])

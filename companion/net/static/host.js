@@ -301,10 +301,10 @@ function setupField(rules, k) {
   const special = SPECIAL[rules + "." + k.key];
   if (special) return special(k);
   const value = H.form[k.key];
-  if (k.kind === "flag") {
-    return field(k.label, k, el("label", { class: "toggle" }, el("input", {
+  if (k.kind === "flag") {  // the box and its words on one line: the whole line toggles it
+    return el("label", { class: "field toggle-field", "data-key": k.key }, el("span", {}, k.label), el("input", {
       type: "checkbox", checked: !!value, "data-input": k.key, onchange: (e) => { H.form[k.key] = e.target.checked; },
-    }), " ", t("host.on")));
+    }));
   }
   if (k.kind === "choice") {
     const options = [el("option", { value: "" }, "–"), ...k.choices.map((c) => el("option", { value: c, selected: value === c }, choiceName(rules, k.key, c)))];
@@ -369,6 +369,8 @@ const SPECIAL = {
         [1, 2, 3, 4, 5, 6].map((m) => el("option", { value: m, selected: p.machine === m }, String(m))))),
       el("label", {}, t("host.machine_name"), el("input", { value: p.machine_name, maxlength: 40, "data-machine-name": i,
         oninput: (e) => { p.machine_name = e.target.value; } })),
+      el("label", {}, t("host.lab_cells"), el("select", { "data-lab-cells": i, onchange: (e) => { p.lab_cells = Number(e.target.value); } },
+        [1, 2, 3, 4].map((n) => el("option", { value: n, selected: (p.lab_cells || 2) === n }, String(n))))),
       players.length > 2 ? el("button", { "data-remove": i, onclick: () => { players.splice(i, 1); levelFor(); rerenderForm(); } }, t("host.remove")) : null));
     const add = players.length < 4 ? el("button", { "data-add": "players", onclick: () => {
       const used = new Set(players.map((p) => p.colour));
@@ -378,7 +380,7 @@ const SPECIAL = {
       levelFor();
       rerenderForm();
     } }, "+ " + t("host.add")) : null;
-    return field(k.label, k, ...rows, add);
+    return field(t("host.players"), k, ...rows, add);
   },
   "victorian_masterminds.secret_service_start": (k) => {
     levelFor();
@@ -417,6 +419,7 @@ function setupValue(rules) {
     setup.players = H.form.players.map((p, i) => {
       const out = { seat: "p" + (i + 1), colour: p.colour, machine: p.machine };
       if (p.machine_name) out.machine_name = p.machine_name;
+      if (p.lab_cells && p.lab_cells !== 2) out.lab_cells = p.lab_cells;
       return out;
     });
   }

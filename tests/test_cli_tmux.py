@@ -150,3 +150,58 @@ def test_a_short_game_typed_into_a_terminal(tmp_path: Path) -> None:
         assert json.loads(term.run("companion games --json"))[0]["status"] == "finished"
     finally:
         term.close()
+
+
+def test_serve_at_a_terminal_shows_the_host_link_once_and_room_codes(tmp_path: Path) -> None:
+    """`companion serve` at a terminal: the host link (and its QR code) once at the start, then a
+    seat's QR code with its room code, which the landing page trades for that seat's link."""
+    import socket
+    import urllib.request
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    config = tmp_path / "companion.toml"
+    config.write_text(f'[server]\nhost = "127.0.0.1"\nport = {port}\npublic_address = "127.0.0.1"\n')
+    env = {
+        "COMPANION_DATA_DIR": str(tmp_path / "data"),
+        "COMPANION_CONFIG": str(config),
+        "PYTHONPATH": str(Path(__file__).resolve().parents[1]),
+        "LANG": "C.UTF-8",
+        "TERM": "xterm-256color",
+    }
+    python = shlex.quote(sys.executable)
+    subprocess.run(
+        [sys.executable, "-m", "companion.cli", "new", "scotland_yard", "detectives=Dora"],
+        env={**os.environ, **env},
+        check=True,
+        capture_output=True,
+    )
+    term = Terminal(env)
+    try:
+        term.type(f"{python} -m companion.cli serve")
+        deadline = time.monotonic() + 60
+        while "Press Enter to show the QR code for mrx" not in (screen := term.screen()):
+            assert time.monotonic() < deadline, screen
+            time.sleep(0.2)
+        assert screen.count("The host page") == 1
+        host_part = screen.split("The host page", 1)[1].split("Game 1", 1)[0]
+        (host_url,) = [d.data.decode() for d in decode(qr_from_text(host_part))]
+        assert host_url.startswith(f"http://127.0.0.1:{port}/h/") and host_url in host_part
+        term.tmux("send-keys", "-t", "t", "Enter")
+        while "or type the room code" not in (screen := term.screen()):
+            assert time.monotonic() < deadline, screen
+            time.sleep(0.2)
+        seat_part = screen.split("only that player should look.", 1)[1]
+        (seat_url,) = [d.data.decode() for d in decode(qr_from_text(seat_part))]
+        code = seat_part.split("or type the room code ", 1)[1].split()[0]
+        request = urllib.request.Request(
+            f"http://127.0.0.1:{port}/join",
+            data=json.dumps({"code": code}).encode(),
+            headers={"Content-Type": "application/json"},
+        )
+        with urllib.request.urlopen(request, timeout=20) as answer:
+            assert json.loads(answer.read()) == {"link": seat_url.removeprefix(f"http://127.0.0.1:{port}")}
+        term.tmux("send-keys", "-t", "t", "C-c")
+    finally:
+        term.close()

@@ -95,11 +95,11 @@ async def run(config: Config, fullscreen: bool = False, lock: WriterLock | None 
     ctl = Controller(config, store, table, links)
     await ctl.load()
     server = PhoneServer(table, links, language=lambda: ctl.lang)
-    from companion.net.host import attach as attach_host
+    from companion.net.host import Host
 
     # The host page and the landing page (room codes) on the same server, with the touchscreen's
     # preferences: a change on either is the other's too.
-    ctl.host = attach_host(
+    ctl.host = Host(
         server,
         store,
         table,

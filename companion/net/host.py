@@ -483,18 +483,3 @@ def _parse(data: str) -> JSON:
 
 def _resource(name: str) -> str:
     return importlib.resources.files("companion.net").joinpath("static", name).read_text("utf-8")
-
-
-def attach(
-    server: PhoneServer,
-    store: Store,
-    table: Table,
-    links: SeatLinks,
-    data_dir: Path,
-    base: Callable[[], tuple[str, int]],
-    pref: Callable[[str, JSON], JSON],
-    set_pref: Callable[[str, JSON], Awaitable[None]],
-    language: Callable[[], str],
-) -> Host:
-    """The host page and the landing page on ``server`` (before it starts)."""
-    return Host(server, store, table, links, data_dir, base=base, pref=pref, set_pref=set_pref, language=language)

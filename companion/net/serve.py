@@ -30,7 +30,6 @@ from companion.appliance.status import status_line
 from companion.core.errors import CompanionError
 from companion.core.jsonvalue import JSONObject
 from companion.net.host import Host
-from companion.net.host import attach as attach_host
 from companion.net.server import PhoneServer
 
 CLEAR = "\033[2J\033[H"
@@ -98,7 +97,7 @@ async def serve(config: Config, lock: WriterLock | None = None) -> None:
         server = PhoneServer(table, links, language=lambda: prefs.language)
         address = phone_address(config.public_address)
         where = [config.port]  # the port phones reach, once the server is listening
-        host = attach_host(
+        host = Host(
             server,
             store,
             table,

@@ -18,7 +18,7 @@ from companion.app.preferences import Preferences
 from companion.app.seats import SeatLinks
 from companion.app.store import Store
 from companion.app.table import Table
-from companion.net.host import Host, attach
+from companion.net.host import Host
 from companion.net.server import PhoneServer
 
 
@@ -101,7 +101,7 @@ async def host_rig(tmp_path: Path) -> AsyncIterator[HostRig]:
     await prefs.load()
     server = PhoneServer(table, links, language=lambda: prefs.language)
     port = [0]
-    host = attach(
+    host = Host(
         server,
         store,
         table,

@@ -84,12 +84,17 @@ class MykerinosSummary:
         if museum:
             rooms = [t("myk.sum.room", room=room, player=_colour(who)) for room, who in sorted(museum.items())]
             lines.append(Line("myk.sum.museum", {"rooms": joined(rooms)}))
-        passed = [_colour(entry[0]) for entry in map(items, items(view.get("pass_track"))) if entry]
+        neutral = view.get("neutral")
+
+        def who(colour: JSON) -> JSONObject:  # the two-player game's neutral colour says so
+            return t("myk.sum.neutral_colour", colour=_colour(colour)) if colour == neutral else _colour(colour)
+
+        passed = [who(entry[0]) for entry in map(items, items(view.get("pass_track"))) if entry]
         if passed:
             lines.append(Line("myk.sum.passed", {"players": joined(passed)}))
         board = obj(view.get("board"))
         if board:
-            on_board = [t("myk.sum.count", player=_colour(c), n=num(n)) for c, n in board.items()]
+            on_board = [t("myk.sum.count", player=who(c), n=num(n)) for c, n in board.items()]
             lines.append(Line("myk.sum.board", {"counts": joined(on_board)}))
         result = obj(view.get("result"))
         if result:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import secrets
 from collections.abc import AsyncIterator
@@ -106,7 +107,9 @@ class Phone:
                 raise AssertionError(f"connection ended while waiting for the answer to {intent}: {msg}")
 
     async def close(self) -> None:
-        await self.ws.close()
+        # The server may have closed this socket itself (a released seat, a closed game).
+        with contextlib.suppress(ConnectionError):
+            await self.ws.close()
 
 
 def lift_flood_limit(monkeypatch: pytest.MonkeyPatch) -> None:

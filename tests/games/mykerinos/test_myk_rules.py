@@ -282,11 +282,16 @@ def _codes_in_package() -> set[str]:
     kinds = set(EVENTS.kinds) | set(it.INTENTS.kinds)
     codes: set[str] = set()
     for path in PACKAGE.glob("*.py"):
-        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+        tree = ast.parse(path.read_text("utf-8"))
+        # the fixed parts of f-strings (f"myk.colour.{seat}") are prefixes, not codes
+        parts = {id(v) for n in ast.walk(tree) if isinstance(n, ast.JoinedStr) for v in n.values}
+        for node in ast.walk(tree):
             if (
                 isinstance(node, ast.Constant)
+                and id(node) not in parts
                 and isinstance(node.value, str)
                 and node.value.startswith("myk.")
+                and not node.value.endswith(".")  # a prefix (removeprefix("myk.")), not a code
                 and node.value not in kinds
                 and " " not in node.value
             ):

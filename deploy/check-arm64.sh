@@ -53,7 +53,7 @@ phase() { printf '%-44s %5ss\n' "$1" "$2" >> "$TIMES"; }
 
 host_tools() {
   local missing=""
-  for pair in debootstrap:debootstrap proot:proot qemu-aarch64-static:qemu-user-static; do
+  for pair in debootstrap:debootstrap proot:proot qemu-aarch64-static:qemu-user-static rsync:rsync git:git; do
     command -v "${pair%%:*}" >/dev/null || missing="$missing ${pair##*:}"
   done
   if [ -n "$missing" ]; then
@@ -63,15 +63,42 @@ host_tools() {
   fi
 }
 
+# Debian bookworm's proot (5.1.0) does not know the statx system call, which bookworm's glibc uses
+# for every stat(): such paths would reach the host's file system unmapped (the root's /opt/companion
+# looked missing because the host has an /opt). This wrapper makes statx fail with ENOSYS for proot
+# and everything under it (a seccomp filter), so glibc and qemu fall back to fstatat, which proot maps.
+NOSTATX=$CACHE/nostatx.py
+mkdir -p "$CACHE"
+cat > "$NOSTATX" <<'EOF'
+import ctypes, os, platform, struct, sys
+nr = {"x86_64": 332, "aarch64": 291}.get(platform.machine())  # statx
+arch = {"x86_64": 0xC000003E, "aarch64": 0xC00000B7}.get(platform.machine())  # AUDIT_ARCH_*
+if nr is not None:
+    def op(code, k, jt=0, jf=0):
+        return struct.pack("HBBI", code, jt, jf, k)
+    allow, enosys = 0x7FFF0000, 0x00050000 | 38
+    program = op(0x20, 4) + op(0x15, arch, 1, 0) + op(0x06, allow)  # another architecture: allow
+    program += op(0x20, 0) + op(0x15, nr, 0, 1) + op(0x06, enosys) + op(0x06, allow)
+    code = ctypes.create_string_buffer(program)
+    class Prog(ctypes.Structure):
+        _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
+    prog = Prog(len(program) // 8, ctypes.addressof(code))
+    libc = ctypes.CDLL(None, use_errno=True)
+    # PR_SET_NO_NEW_PRIVS, then PR_SET_SECCOMP with SECCOMP_MODE_FILTER
+    if libc.prctl(38, 1, 0, 0, 0) or libc.prctl(22, 2, ctypes.byref(prog), 0, 0):
+        raise SystemExit("seccomp: " + os.strerror(ctypes.get_errno()))
+os.execvp(sys.argv[1], sys.argv[1:])
+EOF
+
 # Run a command in the arm64 root as (fake) root, with a clean environment.
 in_root() {
   env -i HOME=/root LANG=C.UTF-8 TERM=dumb PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
-    proot -0 -q qemu-aarch64-static -r "$ROOT" -b /dev -b /proc -b /sys -w / "$@"
+    python3 "$NOSTATX" proot -0 -q qemu-aarch64-static -r "$ROOT" -b /dev -b /proc -b /sys -w / "$@"
 }
 # The same in the background; $! is then proot's own process id.
 in_root_bg() {
   (exec env -i HOME=/root LANG=C.UTF-8 TERM=dumb PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
-    proot -0 -q qemu-aarch64-static -r "$ROOT" -b /dev -b /proc -b /sys -w / "$@") &
+    python3 "$NOSTATX" proot -0 -q qemu-aarch64-static -r "$ROOT" -b /dev -b /proc -b /sys -w / "$@") &
 }
 
 build_root() {
@@ -96,13 +123,17 @@ build_root() {
   local key="[signed-by=/usr/share/keyrings/debian-archive-keyring.gpg]"
   printf 'deb %s %s bookworm main\ndeb %s %s bookworm-updates main\ndeb %s %s bookworm-security main\n' \
     "$key" "$MIRROR" "$key" "$MIRROR" "$key" "$SECURITY" > "$ROOT/etc/apt/sources.list"
-  # systemd-tmpfiles (run by systemd's postinst) trips an assertion in proot's path handling:
-  # a no-op stands in for it in the root (nothing boots there).
+  # systemd-tmpfiles (run by systemd's postinst) has nothing to do in a root that never boots (and
+  # tripped an assertion in proot before statx was hidden): a no-op stands in for it.
   in_root /usr/bin/dpkg-divert --local --rename --divert /usr/bin/systemd-tmpfiles.real --add /usr/bin/systemd-tmpfiles \
     >> "$OUT/debootstrap.log" 2>&1
   printf '#!/bin/sh\n# pi-check: systemd-tmpfiles crashes proot; nothing boots in this root.\nexit 0\n' \
     > "$ROOT/usr/bin/systemd-tmpfiles"
   chmod 0755 "$ROOT/usr/bin/systemd-tmpfiles"
+  # Nothing boots in the root: packages must not try to start services.
+  printf '#!/bin/sh\n# pi-check: nothing boots in this root, so no package starts a service.\nexit 101\n' \
+    > "$ROOT/usr/sbin/policy-rc.d"
+  chmod 0755 "$ROOT/usr/sbin/policy-rc.d"
   log "Raspberry Pi OS Lite's basics (systemd, udev, sudo, git) and the harness's arm64 Xvfb, in the root"
   in_root /bin/sh -c 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
       systemd systemd-sysv udev dbus sudo git procps \

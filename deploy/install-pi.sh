@@ -143,17 +143,22 @@ apt_packages() {
 
 join_groups() {
   local user=$1 g joined=""
-  for g in $DEVICE_GROUPS; do
-    if ! getent group "$g" >/dev/null && [ "$g" = gpio ]; then
-      # Plain Debian has no gpio group (Raspberry Pi OS has one, with its udev rule): make both.
-      groupadd --system gpio
-      install -m 0644 "$PREFIX/deploy/60-companion-gpio.rules" /etc/udev/rules.d/60-companion-gpio.rules
-      if command -v udevadm >/dev/null && [ -d /run/udev ]; then
-        udevadm control --reload || true
-        udevadm trigger --subsystem-match=gpio || true
-      fi
-      say "created the group gpio and /etc/udev/rules.d/60-companion-gpio.rules"
+  # Plain Debian has no gpio group and no udev rule for the GPIO chips (Raspberry Pi OS has both):
+  # make what is missing.
+  if ! getent group gpio >/dev/null; then
+    groupadd --system gpio
+    say "created the group gpio"
+  fi
+  if ! grep -qs 'GROUP="gpio"' /etc/udev/rules.d/*.rules /usr/lib/udev/rules.d/*.rules /lib/udev/rules.d/*.rules; then
+    mkdir -p /etc/udev/rules.d
+    install -m 0644 "$SRC/deploy/60-companion-gpio.rules" /etc/udev/rules.d/60-companion-gpio.rules
+    if command -v udevadm >/dev/null && [ -d /run/udev ]; then
+      udevadm control --reload || true
+      udevadm trigger --subsystem-match=gpio || true
     fi
+    say "installed /etc/udev/rules.d/60-companion-gpio.rules (the group gpio may use the GPIO chips)"
+  fi
+  for g in $DEVICE_GROUPS; do
     if getent group "$g" >/dev/null; then
       usermod -aG "$g" "$user"
       joined="$joined $g"
@@ -218,7 +223,7 @@ install_desktop() {
 }
 
 main() {
-  local mode=auto user="" check_only=0 src
+  local mode=auto user="" check_only=0
   START=1
   while [ $# -gt 0 ]; do
     case "$1" in
@@ -249,8 +254,8 @@ main() {
     exit 0
   fi
   [ "$(id -u)" = 0 ] || die "run as root: sudo $0 $*"
-  src="$(cd "$(dirname "$0")/.." && pwd)"
-  [ -f "$src/pyproject.toml" ] || die "run it from a Companion checkout (no pyproject.toml in $src)"
+  SRC="$(cd "$(dirname "$0")/.." && pwd)"
+  [ -f "$SRC/pyproject.toml" ] || die "run it from a Companion checkout (no pyproject.toml in $SRC)"
   local run_user=$SERVICE_USER
   if [ "$mode" = desktop ]; then
     run_user=${user:-$(desktop_user)}
@@ -277,11 +282,11 @@ main() {
   join_groups "$run_user"
   [ "$run_user" = $SERVICE_USER ] || usermod -aG $SERVICE_USER "$run_user"
 
-  step "program: $src -> $PREFIX"
+  step "program: $SRC -> $PREFIX"
   mkdir -p "$PREFIX"
   rsync -a --delete --exclude .venv --exclude .git --exclude artifacts --exclude '__pycache__' \
-    --exclude '*.egg-info' --exclude build "$src"/ "$PREFIX"/
-  write_build_stamp "$src"
+    --exclude '*.egg-info' --exclude build "$SRC"/ "$PREFIX"/
+  write_build_stamp "$SRC"
   [ -x "$VENV/bin/python" ] || python3 -m venv --system-site-packages "$VENV"
   "$VENV/bin/pip" install -q --disable-pip-version-check --upgrade pip \
     || die "pip could not reach the package index (see the message above)"

@@ -63,22 +63,27 @@ host_tools() {
   fi
 }
 
-# Debian bookworm's proot (5.1.0) does not know the statx system call, which bookworm's glibc uses
-# for every stat(): such paths would reach the host's file system unmapped (the root's /opt/companion
-# looked missing because the host has an /opt). This wrapper makes statx fail with ENOSYS for proot
-# and everything under it (a seccomp filter), so glibc and qemu fall back to fstatat, which proot maps.
+# Debian bookworm's proot (5.1.0) does not know the statx and faccessat2 system calls, which
+# bookworm's glibc uses for stat() and access(): their paths would reach the host's file system
+# unmapped (the root's /opt/companion looked missing, and unwritable, because the host has an /opt).
+# This wrapper makes them fail with ENOSYS for proot and everything under it (a seccomp filter), so
+# glibc and qemu fall back to fstatat and faccessat, which proot maps.
 NOSTATX=$CACHE/nostatx.py
 mkdir -p "$CACHE"
 cat > "$NOSTATX" <<'EOF'
 import ctypes, os, platform, struct, sys
-nr = {"x86_64": 332, "aarch64": 291}.get(platform.machine())  # statx
+# statx, openat2, faccessat2: newer than proot 5.1, so it would pass their paths through unmapped
+numbers = {"x86_64": (332, 437, 439), "aarch64": (291, 437, 439)}.get(platform.machine())
 arch = {"x86_64": 0xC000003E, "aarch64": 0xC00000B7}.get(platform.machine())  # AUDIT_ARCH_*
-if nr is not None:
+if numbers is not None:
     def op(code, k, jt=0, jf=0):
         return struct.pack("HBBI", code, jt, jf, k)
     allow, enosys = 0x7FFF0000, 0x00050000 | 38
     program = op(0x20, 4) + op(0x15, arch, 1, 0) + op(0x06, allow)  # another architecture: allow
-    program += op(0x20, 0) + op(0x15, nr, 0, 1) + op(0x06, enosys) + op(0x06, allow)
+    program += op(0x20, 0)  # the system call's number
+    for nr in numbers:
+        program += op(0x15, nr, 0, 1) + op(0x06, enosys)
+    program += op(0x06, allow)
     code = ctypes.create_string_buffer(program)
     class Prog(ctypes.Structure):
         _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]

@@ -58,6 +58,14 @@ class PatronsEntered(Event):
     order: tuple[str, ...]
 
 
+@dataclass(frozen=True)
+class LayoutSet(Event):
+    """The table switches the museum layout (only while no room is taken)."""
+
+    kind: ClassVar[str] = "myk.layout_set"
+    layout: str
+
+
 # --- seasons -------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class SeasonStarted(Event):
@@ -235,6 +243,7 @@ EVENTS: KindCodec[Event] = KindCodec(
         StartPlayerChosen,
         PatronsDrawn,
         PatronsEntered,
+        LayoutSet,
         SeasonStarted,
         SeasonEnded,
         Excavated,

@@ -32,6 +32,14 @@ class EnterPatrons(Intent):
     order: tuple[str, ...]
 
 
+@dataclass(frozen=True)
+class SetLayout(Intent):
+    """Switch the museum layout (``line4``/``ring5``) until the first archaeologist enters it."""
+
+    kind: ClassVar[str] = "myk.set_layout"
+    layout: str
+
+
 # --- excavation (the seat whose turn it is, or the table) ----------------------------------------
 @dataclass(frozen=True)
 class Excavate(Intent):
@@ -152,6 +160,7 @@ INTENTS: KindCodec[Intent] = KindCodec(
         ChooseStartPlayer,
         DrawPatrons,
         EnterPatrons,
+        SetLayout,
         Excavate,
         SirBrown,
         Pass,

@@ -28,6 +28,7 @@ from companion.games.mykerinos.events import (
     Excavated,
     ExhibitionLine,
     ExhibitionScored,
+    LayoutSet,
     MuseumCorrected,
     MuseumPlaced,
     NeutralExcavated,
@@ -51,6 +52,7 @@ from companion.games.mykerinos.state import (
     BLANK_POINTS,
     COLOURS,
     PARCEL_POINTS,
+    PATRON_POINTS,
     SEASONS,
     MykState,
     Note,
@@ -160,6 +162,8 @@ def apply(state: MykState, event: Event) -> MykState:
         return replace(state, start_player=event.seat)
     if isinstance(event, (PatronsDrawn, PatronsEntered)):
         return replace(state, patrons=event.order)
+    if isinstance(event, LayoutSet):
+        return replace(state, layout=event.layout)
     if isinstance(event, SeasonStarted):
         general = state.general
         for i, seat in enumerate(state.seats):
@@ -320,8 +324,11 @@ def auto_event(state: MykState) -> Event | None:
             leftover = tuple((c, n) for c, n in zip(state.colours, state.board, strict=True) if n)
             return SeasonEnded(state.season, flow.last_on_track(state), leftover)
         pending = flow.zone_pending(state)
-        if pending.kind == "counts" and not any(state.board):
-            return ZoneCounted(zone.index, (), ())
+        if pending.kind == "counts" and (not any(state.board) or zone.index + 1 == zones_in(state.season)):
+            # Every archaeologist still on the board stands in some zone: once the board is empty the
+            # rest are empty, and the last zone holds all that is left.
+            ordered = tuple((c, n) for c, n in zip(state.colours, state.board, strict=True) if n)
+            return ZoneCounted(zone.index, ordered, flow.rank(state, state.board))
         if pending.kind == "neutral_auto":
             return NeutralParcel(None)
         if pending.kind == "close":
@@ -444,6 +451,11 @@ def _decide_parcel(state: MykState, intent: it.TakeParcel) -> Event:
         raise IllegalMove("myk.unknown_patron", "unknown patron", patron=intent.patron[:40])
     if intent.points not in PARCEL_POINTS:
         raise IllegalMove("myk.bad_points", "a parcel is worth 0, 2, 3 or 5", points=list(PARCEL_POINTS))
+    if intent.patron is not None and intent.points not in PATRON_POINTS:
+        # "Eine der Parzellen (diejenige, die 5 Punkte einbringt), ist keinem Mäzen zugeordnet"
+        raise IllegalMove(
+            "myk.patron_parcel_points", "a parcel with a patron is worth 0, 2 or 3", points=list(PATRON_POINTS)
+        )
     return ParcelTaken(intent.seat, intent.patron, intent.points)
 
 
@@ -511,10 +523,27 @@ def _decide_correction(state: MykState, intent: Intent) -> Event:
     return MuseumCorrected(intent.room, intent.colour)
 
 
+def _decide_layout(state: MykState, intent: it.SetLayout) -> Event:
+    """The spec lets the table switch the layout (the rulebook does not settle row or ring); the
+    museum's rooms are ids of one layout, so only while none is taken."""
+    if intent.layout not in layouts():
+        raise IllegalMove("myk.unknown_layout", "unknown museum layout", layouts=list(layouts()))
+    if state.phase == "over":
+        raise IllegalMove("myk.wrong_phase", "not now (over)", phase=state.phase)
+    if state.museum:
+        raise IllegalMove("myk.museum_in_use", "archaeologists are in the museum: the layout stays")
+    if intent.layout == state.layout:
+        raise IllegalMove("myk.zero_correction", "that changes nothing")
+    return LayoutSet(intent.layout)
+
+
 def decide_one(state: MykState, intent: Intent, actor: Audience, rng: random.Random) -> Event:
     if isinstance(intent, (it.DrawStartPlayer, it.ChooseStartPlayer, it.DrawPatrons, it.EnterPatrons)):
         _table_only(actor)
         return _decide_setup(state, intent, rng)
+    if isinstance(intent, it.SetLayout):
+        _table_only(actor)
+        return _decide_layout(state, intent)
     if isinstance(intent, it.Excavate):
         _for_seat(state, actor, intent.seat)
         _my_turn(state, intent.seat, "action")

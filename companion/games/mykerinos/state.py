@@ -15,7 +15,8 @@ COLOURS: tuple[str, ...] = ("blue", "red", "green", "white")
 PER_COLOUR = 25
 SEASONS = 4
 PARCEL_POINTS: tuple[int, ...] = (0, 2, 3, 5)
-BLANK_POINTS = 5  # the one parcel with no patron on its back
+PATRON_POINTS: tuple[int, ...] = (0, 2, 3)  # a parcel with a patron on its back
+BLANK_POINTS = 5  # the one parcel with no patron on its back: the only one worth 5
 
 Phase = Literal["setup", "excavation", "survey", "season_end", "over"]
 Step = Literal["action", "neutral", "done"]
@@ -31,6 +32,12 @@ NEUTRAL_HANDOUT = 4  # two players: each also takes 4 neutral archaeologists per
 
 def zones_in(season: int) -> int:
     return 6 if season == SEASONS else 4
+
+
+def zone_place(zone: int) -> tuple[int, str]:
+    """Where zone ``zone`` (from 1) lies: its row (from 1, the row under the board first) and its
+    side. Zones are laid out two per row and surveyed row by row, left then right."""
+    return (zone + 1) // 2, "left" if zone % 2 else "right"
 
 
 @dataclass(frozen=True)

@@ -5,8 +5,8 @@ from __future__ import annotations
 from companion.core import JSON, Audience, Forbidden, JSONObject, Outcome, encode
 from companion.games.mykerinos import flow
 from companion.games.mykerinos.intents import CORRECTIONS
-from companion.games.mykerinos.museum import PATRONS
-from companion.games.mykerinos.state import BLANK_POINTS, PARCEL_POINTS, MykState, zones_in
+from companion.games.mykerinos.museum import PATRONS, layouts
+from companion.games.mykerinos.state import BLANK_POINTS, PATRON_POINTS, MykState, zone_place, zones_in
 
 
 def _by_patron(values: tuple[int, ...]) -> JSONObject:
@@ -35,9 +35,12 @@ def _survey(state: MykState) -> JSON:
     if state.phase != "survey" or zone is None:
         return None
     pending = flow.zone_pending(state)
+    row, side = zone_place(zone.index + 1)
     return {
         "zone": zone.index + 1,
         "of": zones_in(state.season),
+        "row": row,
+        "side": side,
         "counts": {c: n for c, n in zip(state.colours, zone.counts, strict=True) if n} if zone.counted else None,
         "ranking": list(zone.ranking),
         "parcels": zone.parcels,
@@ -141,8 +144,7 @@ def _survey_options(state: MykState, actor: Audience) -> list[JSON]:
         if not actor.is_table:
             return []
         cap: JSONObject = {c: n for c, n in zip(state.colours, state.board, strict=True) if n}
-        last = zone.index + 1 == zones_in(state.season)  # the last zone should take all that is left
-        return [{"kind": "myk.zone_counts", "zone": zone.index + 1, "max": cap, "last": last}]
+        return [{"kind": "myk.zone_counts", "zone": zone.index + 1, "max": cap}]
     seat = pending.seat
     if seat is None:
         return []
@@ -155,7 +157,7 @@ def _survey_options(state: MykState, actor: Audience) -> list[JSON]:
                 "kind": "myk.take_parcel",
                 "seat": seat,
                 "patrons": list(PATRONS),
-                "points": list(PARCEL_POINTS),
+                "points": list(PATRON_POINTS),
                 "blank": not any(state.blank),
                 "blank_points": BLANK_POINTS,
             }
@@ -169,13 +171,20 @@ def _survey_options(state: MykState, actor: Audience) -> list[JSON]:
     return out
 
 
+def _layout_option(state: MykState) -> list[JSON]:
+    """The table may switch the museum layout while no room is taken."""
+    if state.museum or state.phase == "over":
+        return []
+    return [{"kind": "myk.set_layout", "layouts": [n for n in layouts() if n != state.layout]}]
+
+
 def legal(state: MykState, actor: Audience) -> JSON:
     if actor.is_debug:
         return []
     if actor.kind == "seat" and (actor.seat or "") not in state.seats:
         raise Forbidden("myk.unknown_seat", "no such seat in this game", seat=(actor.seat or "")[:40])
     if state.phase == "setup":
-        return _setup_options(state) if actor.is_table else []
+        return [*_setup_options(state), *_layout_option(state)] if actor.is_table else []
     if state.phase == "excavation":
         options = _turn_options(state)
     elif state.phase == "survey":
@@ -184,7 +193,7 @@ def legal(state: MykState, actor: Audience) -> JSON:
         return []
     if actor.is_table:
         corrections: list[JSON] = [{"kind": k} for k in CORRECTIONS]
-        return [*options, *corrections]
+        return [*options, *_layout_option(state), *corrections]
     return [o for o in options if isinstance(o, dict) and o.get("seat") == actor.seat]
 
 

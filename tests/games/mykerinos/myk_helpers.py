@@ -40,6 +40,7 @@ def parse(line: str) -> tuple[Intent, Audience]:
     ``blue start [patron]`` ``blue extend [patron]`` ``blue pass`` ``blue brown <room>``
     ``blue neutral start|extend|skip`` ``counts blue=2 red=1`` ``blue parcel <patron|blank> <points>``
     ``blue museum <room>`` ``blue decline`` ``blue pick``; a leading ``table:`` sends it from the table.
+    (``counted blue=2`` in :func:`play` checks counts the companion entered itself.)
     """
     actor_override = line.startswith("table:")
     words = line.removeprefix("table:").split()
@@ -70,8 +71,22 @@ def parse(line: str) -> tuple[Intent, Audience]:
     return intent, actor
 
 
+def counted(game: Game[Any], line: str) -> None:
+    """``counted blue=2 red=1``: the zone under survey was counted by the companion itself (the last
+    zone of a season holds every archaeologist still on the board), with exactly these counts."""
+    state: MykState = game.state
+    zone = state.zone
+    want = {w.split("=")[0]: int(w.split("=")[1]) for w in line.split()[1:]}
+    assert zone is not None and zone.counted, f"{line!r}: the zone is not counted"
+    got = {c: n for c, n in zip(state.colours, zone.counts, strict=True) if n}
+    assert got == want, f"{line!r}: counted {got}"
+
+
 def play(game: Game[Any], *lines: str) -> None:
     for line in lines:
+        if line.startswith("counted"):
+            counted(game, line)
+            continue
         intent, actor = parse(line)
         try:
             do(game, intent, actor)
@@ -132,6 +147,8 @@ def random_step(game: Game[Any], rng: random.Random, corrections: bool = True) -
         return Undo(), TABLE
     options = [o for o in RULES.legal(state, TABLE) if isinstance(o, dict)]  # type: ignore[union-attr]
     play = [o for o in options if not str(o["kind"]).startswith("myk.correct_")]
+    if rng.random() > 0.05:  # switching the museum layout: now and then
+        play = [o for o in play if o["kind"] != "myk.set_layout"]
     if corrections and state.phase in ("excavation", "survey") and rng.random() < 0.03:
         correction = _random_correction(state, rng)
         if correction is not None:
@@ -171,13 +188,15 @@ def random_step(game: Game[Any], rng: random.Random, corrections: bool = True) -
         if option["blank"] and rng.random() < 0.1:
             intent = it.TakeParcel(str(seat), None, 5)
         else:
-            intent = it.TakeParcel(str(seat), rng.choice(PATRONS), rng.choice((0, 2, 3, 5)))
+            intent = it.TakeParcel(str(seat), rng.choice(PATRONS), rng.choice((0, 2, 3)))
     elif kind == "myk.museum":
         intent = it.Museum(str(seat), rng.choice(option["rooms"]))  # type: ignore[arg-type]
     elif kind == "myk.decline":
         intent = it.Decline(str(seat))
     elif kind == "myk.neutral_pick":
         intent = it.NeutralPick(str(seat))
+    elif kind == "myk.set_layout":
+        intent = it.SetLayout(rng.choice(option["layouts"]))  # type: ignore[arg-type]
     else:
         raise AssertionError(kind)
     return intent, _actor(rng, seat)

@@ -140,6 +140,7 @@ def test_setup_state_and_the_setup_steps() -> None:
         "myk.choose_start_player",
         "myk.draw_patrons",
         "myk.enter_patrons",
+        "myk.set_layout",
     }
     assert RULES.legal(state, Audience.of_seat("red")) == []
     with pytest.raises(Forbidden) as info:

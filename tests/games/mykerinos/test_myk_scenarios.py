@@ -33,7 +33,8 @@ def cards(state: MykState, seat: str) -> dict[str, int]:
 
 
 def legal_kinds(game: Game[Any], actor: Audience = TABLE) -> set[str]:
-    return {o["kind"] for o in game.rules.legal(game.state, actor) if not o["kind"].startswith("myk.correct_")}
+    table_tools = ("myk.correct_", "myk.set_layout")
+    return {o["kind"] for o in game.rules.legal(game.state, actor) if not o["kind"].startswith(table_tools)}
 
 
 def waiting(game: Game[Any]) -> tuple[str, str | None]:
@@ -108,8 +109,9 @@ def test_three_players_four_seasons() -> None:
     assert isinstance(events[-1], ZoneClosed) and events[-1].discarded == 1
     # zone 3: green 1st, blue 2nd
     play(game, "counts blue=1 green=2", "green parcel tangerine 0", "blue parcel violet 2")
-    # zone 4: red alone; a 5-room needs an adjacent 2- or 3-room of red's own
-    play(game, "counts red=1")
+    # zone 4, the last: red alone (counted by the companion: all that is left on the board); a
+    # 5-room needs an adjacent 2- or 3-room of red's own
+    play(game, "counted red=1")
     rooms = _rooms(game, "red")
     assert "1:5" not in rooms and "2:5" in rooms and "1:3" not in rooms
     assert refused(game, "red museum 1:5") == "myk.room_not_adjacent"
@@ -138,7 +140,7 @@ def test_three_players_four_seasons() -> None:
     assert s.phase == "survey" and s.pass_track == (("red", 1), ("green", 2), ("blue", 3))
     assert per_colour(s, s.board) == {"blue": 5, "red": 1, "green": 4}
     # zone 1: blue and green tie with 3 -> green passed first; red (3rd) finds no parcel left
-    play(game, "counts blue=3 green=3 red=1", "green parcel blackmore 5")
+    play(game, "counts blue=3 green=3 red=1", "green parcel blackmore 3")
     events = step(game, "blue parcel brown 3")
     assert isinstance(events[-1], ZoneClosed)
     # zone 2; then nothing is left on the board: zones 3 and 4 close by themselves
@@ -198,7 +200,7 @@ def test_three_players_four_seasons() -> None:
         "green pass",
         "blue extend",
     )
-    play(game, "counts blue=2 green=1 red=1", "blue parcel blackmore 2", "red parcel brown 5")
+    play(game, "counts blue=2 green=1 red=1", "blue parcel blackmore 0", "red parcel brown 3")
     assert refused(game, "blue parcel blank 3") != ""
     play(game, "counts blue=3 green=2", "blue parcel blank 5")
     assert refused(game, "green parcel blank 5") == "myk.blank_taken"
@@ -207,7 +209,7 @@ def test_three_players_four_seasons() -> None:
     s = st(game)
     assert s.phase == "over"
     assert per_seat(s, s.exhibition) == {"blue": 9, "red": 10, "green": 9}
-    assert per_seat(s, s.score) == {"blue": 21, "red": 18, "green": 21}
+    assert per_seat(s, s.score) == {"blue": 19, "red": 16, "green": 19}
     assert per_seat(s, s.supply) == {"blue": 17, "red": 20, "green": 20}
     outcome = game.outcome()
     assert outcome is not None and outcome.winners == ("green",)
@@ -252,16 +254,16 @@ def test_four_players_ring_museum_and_a_full_tie() -> None:
     assert st(game).zone.ranking == ("blue", "red", "green", "white")  # type: ignore[union-attr]
     play(game, "blue museum 5-1:2", "red museum 1:3", "green parcel lemon 2")
     assert legal_kinds(game, Audience.of_seat("white")) == {"myk.take_parcel", "myk.decline"}
-    play(game, "white parcel brown 3")
+    play(game, "white parcel brown 2")
     play(game, "counts green=2 white=2", "green parcel violet 0")
     assert refused(game, "white museum 1:5") == "myk.room_not_adjacent"
     play(game, "white museum 5:3")
     # the ring: blue's 2-room between wings 5 and 1 opens wing 1's 5-room (no such room in a row)
     assert "1:5" in _rooms_for(st(game), "blue") and "1:5" not in _rooms_for(st(game), "white")
-    play(game, "counts white=1", "white parcel tangerine 5")
+    play(game, "counts white=1", "white parcel tangerine 0")
     s = st(game)
     assert (s.season, s.start_player) == (2, "white")
-    assert per_seat(s, s.score) == {"blue": 0, "red": 0, "green": 2, "white": 8}
+    assert per_seat(s, s.score) == {"blue": 0, "red": 0, "green": 2, "white": 2}
     assert per_colour(s, s.general) == {"blue": 9, "red": 9, "green": 12, "white": 12}
 
     play(
@@ -277,7 +279,7 @@ def test_four_players_ring_museum_and_a_full_tie() -> None:
         "blue pass",
         "red start",
     )
-    play(game, "counts blue=3 red=3", "blue parcel brown 5", "red parcel brown 5")
+    play(game, "counts blue=3 red=3", "blue parcel brown 3", "red parcel brown 3")
     play(game, "counts red=1 green=1 white=1")
     assert st(game).zone.ranking == ("white", "green", "red")  # type: ignore[union-attr]
     play(game, "white parcel lemon 3", "green parcel blackmore 3")
@@ -295,8 +297,8 @@ def test_four_players_ring_museum_and_a_full_tie() -> None:
         "white pass",
         "blue start",
     )
-    play(game, "counts blue=2", "blue parcel brown 5")
-    play(game, "counts red=1 green=2 white=1", "green museum 3:3", "red parcel brown 5", "white parcel lemon 0")
+    play(game, "counts blue=2", "blue parcel brown 3")
+    play(game, "counts red=1 green=2 white=1", "green museum 3:3", "red parcel brown 3", "white parcel lemon 0")
     s = st(game)
     assert (s.season, s.start_player) == (4, "blue")
     assert per_seat(s, s.supply) == {"blue": 24, "red": 24, "green": 24, "white": 24}
@@ -317,14 +319,14 @@ def test_four_players_ring_museum_and_a_full_tie() -> None:
     play(game, "counts blue=1 red=1 green=1 white=1")
     assert st(game).zone.ranking == ("blue", "red", "white", "green")  # type: ignore[union-attr]
     assert legal_kinds(game) == {"myk.take_parcel"}
-    play(game, "blue parcel brown 5", "red parcel brown 5", "counts green=3", "green parcel tangerine 2")
+    play(game, "blue parcel brown 3", "red parcel brown 3", "counts green=3", "green parcel tangerine 2")
     s = st(game)
     assert s.phase == "over"
-    assert per_seat(s, s.score) == {"blue": 18, "red": 18, "green": 11, "white": 17}
+    assert per_seat(s, s.score) == {"blue": 12, "red": 12, "green": 11, "white": 11}
     assert per_seat(s, s.supply) == {"blue": 23, "red": 23, "green": 20, "white": 23}
     outcome = game.outcome()
     assert outcome is not None and outcome.winners == ("blue", "red")  # still tied: a shared win
-    assert outcome.to_json()["scores"] == {"blue": 18, "red": 18, "green": 11, "white": 17}
+    assert outcome.to_json()["scores"] == {"blue": 12, "red": 12, "green": 11, "white": 11}
 
 
 def _rooms_for(state: MykState, seat: str) -> tuple[str, ...]:
@@ -381,8 +383,11 @@ def test_two_players_with_the_neutral() -> None:
     play(game, "blue pick", "red parcel brown 2")
     # the neutral alone: both parcels are discarded at once
     events = step(game, "counts green=1")
-    assert isinstance(events[-1], ZoneClosed) and events[-1].discarded == 2
-    play(game, "counts red=2", "red museum 2:3")
+    closed = [e for e in events if isinstance(e, ZoneClosed)]
+    assert len(closed) == 1 and closed[0].discarded == 2
+    # the last zone holds all that is left on the board: the companion counts it
+    assert isinstance(events[-1], ZoneCounted) and events[-1].counts == (("red", 2),)
+    play(game, "counted red=2", "red museum 2:3")
     s = st(game)
     assert (s.season, s.start_player) == (2, "red")
     assert per_seat(s, s.score) == {"blue": 0, "red": 5}
@@ -420,7 +425,7 @@ def test_two_players_with_the_neutral() -> None:
     assert refused(game, "blue start violet") == "myk.no_general"
     play(game, "blue start", "blue neutral skip", "counts blue=1")
     assert legal_kinds(game) == {"myk.take_parcel"}
-    play(game, "blue parcel tangerine 5")
+    play(game, "blue parcel tangerine 3")
     s = st(game)
     assert (s.season, s.start_player) == (4, "blue")
     assert per_seat(s, s.supply) == {"blue": 24, "red": 23}
@@ -443,7 +448,7 @@ def test_two_players_with_the_neutral() -> None:
     s = st(game)
     assert s.phase == "over"
     assert per_seat(s, s.exhibition) == {"blue": 5, "red": 8}
-    assert per_seat(s, s.score) == {"blue": 15, "red": 18}
+    assert per_seat(s, s.score) == {"blue": 13, "red": 18}
     outcome = game.outcome()
     assert outcome is not None and outcome.winners == ("red",)
 

@@ -15,6 +15,7 @@ from companion.games.mykerinos.events import (
     CardsCorrected,
     Declined,
     Excavated,
+    LayoutSet,
     MuseumCorrected,
     MuseumPlaced,
     NeutralExcavated,
@@ -42,6 +43,8 @@ def recorded_intent(first: Event) -> Intent | None:
         return it.DrawPatrons()
     if isinstance(first, PatronsEntered):
         return it.EnterPatrons(first.order)
+    if isinstance(first, LayoutSet):
+        return it.SetLayout(first.layout)
     if isinstance(first, Excavated):
         return it.Excavate(first.seat, first.action, first.patron)
     if isinstance(first, SirBrownSent):

@@ -3,7 +3,8 @@ loot, scores, whose agents are where, what a reveal may name."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import random
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 
 from companion.core.events import Event
@@ -16,11 +17,11 @@ from companion.games.victorian_masterminds.events import (
     Corrected,
     ExtraTurnStarted,
     FinalResolutionStarted,
-    Gain,
     GameEnded,
     LootTaken,
     MissionSet,
     MissionTaken,
+    OrderChosen,
     PileShuffled,
     ScientistsSpent,
     SegmentRecorded,
@@ -32,6 +33,9 @@ from companion.games.victorian_masterminds.events import (
 )
 from companion.games.victorian_masterminds.model import (
     AGENTS,
+    BUILDING_LOOT,
+    CITIES,
+    CITY_LOOT,
     CODEX_MAX,
     CODEX_POWER_AT,
     LEVEL_MAX,
@@ -39,6 +43,8 @@ from companion.games.victorian_masterminds.model import (
     POINTS_PER_CHAOS_TOKEN,
     SEGMENTS_PER_MACHINE,
     Agent,
+    City,
+    Gain,
     LogLine,
     Mission,
     Placement,
@@ -144,24 +150,201 @@ def final_scores(state: VMState) -> tuple[tuple[tuple[str, int], ...], tuple[str
 
 
 # -- who is where ------------------------------------------------------------------------
+#
+# The hidden books of a seat: ``pile`` (top first) lists the agents of its current pile *and* those
+# placed from it unidentified (``pile_unknown`` of them, so the pile is exact only when that is 0).
+# A face-down placement either names its agent or not; an unnamed one of an older pile (``gen``)
+# is one of the seat's agents found nowhere else (``old_pool``). Invariants: ``pile_unknown`` is
+# the number of unnamed placements of the current pile, and ``old_pool`` has exactly as many
+# agents as there are unnamed placements of older piles.
+
+# A placement's place: (city index, position in its stack), or (-1, index) in the resolution.
+Loc = tuple[int, int]
+RESOLVING = -1
+
+
+def locations(state: VMState, seat: str) -> Iterator[tuple[Loc, Placement]]:
+    """The seat's agents on the board: in stacks (board order, first placed first), then those of
+    the stack being resolved that are not resolved yet."""
+    for ci, stack in enumerate(state.stacks):
+        for j, pl in enumerate(stack):
+            if pl.seat == seat:
+                yield (ci, j), pl
+    r = state.resolution
+    if r is not None:
+        for i in range(r.index, len(r.agents)):
+            if r.agents[i].seat == seat:
+                yield (RESOLVING, i), r.agents[i]
 
 
 def placements_of(state: VMState, seat: str) -> list[Placement]:
-    """The seat's agents on the board: in stacks and not yet resolved in the current flip."""
-    out = [pl for stack in state.stacks for pl in stack if pl.seat == seat]
-    r = state.resolution
-    if r is not None:
-        out += [pl for pl in r.agents[r.index :] if pl.seat == seat]
-    return out
+    return [pl for _, pl in locations(state, seat)]
+
+
+def with_placement(state: VMState, loc: Loc, placement: Placement) -> VMState:
+    where, i = loc
+    if where == RESOLVING:
+        r = state.resolution
+        assert r is not None
+        agents = (*r.agents[:i], placement, *r.agents[i + 1 :])
+        return replace(state, resolution=replace(r, agents=agents))
+    stacks = list(state.stacks)
+    stacks[where] = (*stacks[where][:i], placement, *stacks[where][i + 1 :])
+    return replace(state, stacks=tuple(stacks))
+
+
+def face_up(state: VMState, seat: str) -> frozenset[Agent]:
+    """The seat's agents everyone can see: its discard, agents recycled onto the board (they came
+    face up) and the agents named in the stack being turned over."""
+    out = set(state.player(seat).discard)
+    for (where, _), pl in locations(state, seat):
+        if pl.agent is not None and (pl.recycled or where == RESOLVING):
+            out.add(pl.agent)
+    return frozenset(out)
+
+
+def old_pool(state: VMState, seat: str) -> tuple[Agent, ...]:
+    """The seat's agents found neither in its pile, its discard nor named on the board: what its
+    unnamed placements of older piles are."""
+    p = state.player(seat)
+    named = {pl.agent for pl in placements_of(state, seat) if pl.agent is not None}
+    return tuple(a for a in AGENTS if a not in p.pile and a not in p.discard and a not in named)
 
 
 def reveal_candidates(state: VMState, placement: Placement) -> tuple[Agent, ...]:
-    """What an unidentified placement can be, from what the companion knows."""
+    """What an unidentified placement can be, by the companion's books."""
     p = state.player(placement.seat)
     if placement.gen == p.pile_gen:
         return tuple(a for a in AGENTS if a in p.pile)
-    known = {pl.agent for pl in placements_of(state, placement.seat) if pl.agent is not None}
-    return tuple(a for a in AGENTS if a not in p.pile and a not in p.discard and a not in known)
+    return old_pool(state, placement.seat)
+
+
+def possible_entries(state: VMState, seat: str) -> tuple[Agent, ...]:
+    """Agents the table may name for the seat's pile or for one of its face-down agents: all but
+    those lying face up. Whatever the books say otherwise, the disc in someone's hand is the
+    truth; a refusal that depended on the books would tell the table what they hold."""
+    up = face_up(state, seat)
+    return tuple(a for a in AGENTS if a not in up)
+
+
+def _named_face_down(state: VMState, seat: str, agent: Agent) -> Loc | None:
+    for loc, pl in locations(state, seat):
+        if loc[0] != RESOLVING and pl.agent == agent and not pl.recycled:
+            return loc
+    return None
+
+
+def _older_unnamed(state: VMState, seat: str, gen: int, skip: Loc | None = None) -> Loc | None:
+    for loc, pl in locations(state, seat):
+        if pl.agent is None and pl.gen < gen and loc != skip:
+            return loc
+    return None
+
+
+def _unname(state: VMState, loc: Loc, gen: int) -> VMState:
+    """The placement at ``loc`` is not what the books said: it becomes unnamed, of pile ``gen``."""
+    where, i = loc
+    r = state.resolution
+    pl = r.agents[i] if where == RESOLVING and r is not None else state.stacks[where][i]
+    return with_placement(state, loc, replace(pl, agent=None, gen=gen))
+
+
+def take_from_pile(state: VMState, seat: str, agent: Agent) -> VMState:
+    """``agent`` leaves the seat's hand (a placement naming it). If the books had it elsewhere
+    (face down under another name, or among an older pile's unnamed agents), they give way: that
+    other placement becomes an unnamed agent of the current pile."""
+    p = state.player(seat)
+    if agent in p.pile:
+        return state.with_player(replace(p, pile=_remove_first(p.pile, agent)))
+    loc = _named_face_down(state, seat, agent) or _older_unnamed(state, seat, p.pile_gen)
+    assert loc is not None, "the hidden books are inconsistent"
+    return _unname(state, loc, p.pile_gen).with_player(replace(p, pile_unknown=p.pile_unknown + 1))
+
+
+def name_placement(state: VMState, loc: Loc, agent: Agent) -> VMState:
+    """An unnamed placement turns out to be ``agent``; the books give way where they disagree."""
+    where, i = loc
+    r = state.resolution
+    placement = r.agents[i] if where == RESOLVING and r is not None else state.stacks[where][i]
+    seat, gen = placement.seat, placement.gen
+    p = state.player(seat)
+    if gen == p.pile_gen:
+        if agent in p.pile:
+            state = state.with_player(replace(p, pile=_remove_first(p.pile, agent), pile_unknown=p.pile_unknown - 1))
+        else:  # named elsewhere, or one of an older pile's: that one takes this one's place
+            other = _named_face_down(state, seat, agent) or _older_unnamed(state, seat, gen, skip=loc)
+            assert other is not None, "the hidden books are inconsistent"
+            state = _unname(state, other, gen)
+    elif agent not in old_pool(state, seat):
+        other = _named_face_down(state, seat, agent)
+        if other is not None:
+            state = _unname(state, other, gen)
+        else:  # the books had it in the current pile: an agent of the old pool takes its place
+            pool = old_pool(state, seat)
+            assert agent in p.pile and pool, "the hidden books are inconsistent"
+            k = p.pile.index(agent)
+            state = state.with_player(replace(p, pile=(*p.pile[:k], pool[0], *p.pile[k + 1 :])))
+    return with_placement(state, loc, replace(placement, agent=agent))
+
+
+SALT_MAX = 2**48 - 1
+
+
+def shuffled(
+    state: VMState, seat: str, agents: Sequence[Agent], gen: int, rng: random.Random
+) -> tuple[tuple[Agent, ...], bool]:
+    """A pile's order, and whether it derives from the salt. It derives from the game's salt (a
+    recorded draw at the start), the seat and the pile's number, so the same shuffle done again
+    after an undo gives the same order: undo cannot re-roll it. A game from before the salt (salt
+    0) draws it from ``rng`` as it always did."""
+    if not state.salt:
+        return tuple(rng.sample(agents, len(agents))), False
+    pool = sorted(agents, key=AGENTS.index)
+    return tuple(random.Random(f"{state.salt}/{seat}/{gen}").sample(pool, len(pool))), True
+
+
+def gunner_strong(state: VMState, seat: str) -> bool:
+    fp = state.player(seat).firepower
+    return fp >= state.level if state.settings.gunner_rule == ">=" else fp > state.level
+
+
+def lone_cities(state: VMState) -> tuple[City, ...]:
+    """Cities where exactly one agent lies (an Engineer's steam mole may go under it)."""
+    return tuple(c for c in CITIES if len(state.stack(c)) == 1)
+
+
+def _worth(g: Gain) -> tuple[int, int]:
+    return g.amount, g.amount * g.value
+
+
+def order_matters(state: VMState) -> bool:
+    """Whether the owner of the current agent gets to take its ability before the loot.
+
+    Both orders are computed. The loot first is the default. The ability first can only do
+    better when the ability may complete a machine segment before the loot is taken — a Gunner
+    able to capture a factory or a furnace (a part), or an Engineer whose machine power may
+    build — and a built segment would change the loot: Rome's codex token is worth 2 once the
+    codex segment is built; Paris's scientist fits once a lab cell unlocks. Otherwise the loot
+    first is never worse (a Gunner in Moscow is stronger after its loot, and may still capture
+    nothing), so ordinary turns are not asked."""
+    r = state.resolution
+    current = r.current if r is not None else None
+    if r is None or current is None or current.agent not in ("gunner", "engineer") or r.index in r.cancelled:
+        return False
+    seat, city = current.seat, r.city
+    p = state.player(seat)
+    if len(p.segments) >= SEGMENTS_PER_MACHINE:
+        return False
+    if current.agent == "gunner" and not (
+        gunner_strong(state, seat) and any(BUILDING_LOOT[b] in ("bolt", "copper") for b in state.standing_in(city))
+    ):
+        return False
+    loot_first = gain_one(state, seat, CITY_LOOT[city])
+    for unlock in ("codex", "lab_cell"):
+        built = state.with_player(replace(p, segments=(*p.segments, Segment(0, unlock))))
+        if _worth(gain_one(built, seat, CITY_LOOT[city])) != _worth(loot_first):
+            return True
+    return False
 
 
 def can_extra_turn(state: VMState) -> bool:
@@ -206,7 +389,7 @@ def apply_event(state: VMState, event: Event) -> VMState:
 
 def _apply(s: VMState, ev: Event) -> VMState:
     if isinstance(ev, Started):
-        return log(replace(s, started=True), "vm.log.started", seat=s.active_seat)
+        return log(replace(s, started=True, salt=ev.salt), "vm.log.started", seat=s.active_seat)
     if isinstance(ev, PileShuffled):
         p = s.player(ev.seat)
         s = s.with_player(replace(p, pile=ev.order, pile_unknown=0, pile_gen=p.pile_gen + 1, discard=()))
@@ -223,6 +406,9 @@ def _apply(s: VMState, ev: Event) -> VMState:
         s = s.with_player(replace(p, buildings=(*p.buildings, (ev.city, ev.building))))
         s = s.with_city(ev.city, standing=tuple(b for b in s.standing_in(ev.city) if b != ev.building))
         s = replace(apply_gains(s, ev.seat, ev.gains), level=min(LEVEL_MAX, s.level + 1))
+        if ev.via == "gunner" and s.resolution is not None:
+            r = s.resolution
+            s = replace(s, resolution=r.with_step(r.index, building=ev.building, gains=ev.gains))
         return log(s, "vm.log.captured", ev.seat, ev.city, ev.building)
     if isinstance(ev, TurnEnded):
         left = s.final_turns_left
@@ -240,24 +426,35 @@ def _apply(s: VMState, ev: Event) -> VMState:
         return _apply_revealed(s, ev)
     if isinstance(ev, LootTaken):
         s = apply_gains(s, ev.seat, ev.gains)
-        return replace(s, resolution=replace(_resolution(s), stage="ability"))
+        r = _resolution(s)
+        r = replace(r, looted=True, stage="ability" if r.stage == "loot" else r.stage)
+        return replace(s, resolution=r.with_step(ev.index, loot=ev.gains))
     if isinstance(ev, ChoiceRequired):
         s = replace(s, resolution=replace(_resolution(s), stage=ev.choice))
         return log(s, "vm.log.engineer", ev.seat, ev.city) if ev.choice == "engineer" else s
+    if isinstance(ev, OrderChosen):
+        r = _resolution(s)
+        r = replace(r, first=ev.first, stage="loot" if ev.first == "loot" else "ability")
+        r = r.with_step(ev.index, ability_first=ev.first == "ability")
+        return log(replace(s, resolution=r), "vm.log.order", ev.seat, ev.city, ev.first)
     if isinstance(ev, AgentResolved):
         r = _resolution(s)
         p = s.player(ev.seat)
         s = apply_gains(s.with_player(replace(p, discard=(*p.discard, ev.agent))), ev.seat, ev.gains)
         cancelled = r.cancelled if ev.cancels is None else (*r.cancelled, ev.cancels)
-        s = replace(s, resolution=replace(r, index=r.index + 1, stage="loot", cancelled=cancelled))
-        return log(s, "vm.log.agent", ev.seat, ev.city, f"{ev.agent}:{ev.outcome}")
+        r = r.with_step(ev.index, outcome=ev.outcome, gains=r.step_of(ev.index).gains + ev.gains)
+        r = replace(
+            r, index=r.index + 1, stage="loot", cancelled=cancelled, first=None, looted=False, placed_under=False
+        )
+        return log(replace(s, resolution=r), "vm.log.agent", ev.seat, ev.city, f"{ev.agent}:{ev.outcome}")
     if isinstance(ev, MissionTaken):
         p = s.player(ev.seat)
         s = s.with_player(replace(p, missions=(*p.missions, Mission(ev.reward, ev.label))))
-        s = replace(s.with_city(ev.city, missions=None), resolution=replace(_resolution(s), mission_taken=True))
+        r = replace(_resolution(s), mission_taken=True)
+        s = replace(s.with_city(ev.city, missions=None), resolution=r.with_step(r.index, mission=ev.reward))
         return log(s, "vm.log.mission", ev.seat, ev.city, str(ev.reward))
     if isinstance(ev, StackResolved):
-        s = replace(s, resolution=None)
+        s = replace(s, resolution=None, last_stack=s.resolution)
         if ev.new_mission:
             s = replace(s.with_city(ev.city, missions=Mission()), mission_deck=s.mission_deck - 1)
         return s
@@ -286,28 +483,24 @@ def _apply_placed(s: VMState, ev: AgentPlaced) -> VMState:
     p = s.player(ev.seat)
     if ev.recycled:
         assert ev.agent is not None
-        p = replace(p, discard=_remove_first(p.discard, ev.agent))
+        s = s.with_player(replace(p, discard=_remove_first(p.discard, ev.agent)))
     elif ev.agent is None:
-        p = replace(p, pile_unknown=p.pile_unknown + 1)
+        s = s.with_player(replace(p, pile_unknown=p.pile_unknown + 1))
     else:
-        p = replace(p, pile=_remove_first(p.pile, ev.agent))
+        s = take_from_pile(s, ev.seat, ev.agent)
     placement = Placement(ev.seat, ev.agent, ev.gen, ev.recycled)
-    s = s.with_player(p).with_city(ev.city, stacks=(*s.stack(ev.city), placement))
-    s = replace(s, turn_phase="after")
+    if ev.under:  # an Engineer's power, during a resolution: not the turn's placement
+        s = s.with_city(ev.city, stacks=(placement, *s.stack(ev.city)))
+        s = replace(s, resolution=replace(_resolution(s), placed_under=True))
+        return log(s, "vm.log.placed_under", ev.seat, ev.city)
+    s = replace(s.with_city(ev.city, stacks=(*s.stack(ev.city), placement)), turn_phase="after")
     if ev.recycled:  # the agent came face up from the discard: public
         return log(s, "vm.log.recycled", ev.seat, detail=ev.agent or "")
     return log(s, "vm.log.placed", ev.seat)
 
 
 def _apply_revealed(s: VMState, ev: AgentRevealed) -> VMState:
-    r = _resolution(s)
-    placement = r.agents[ev.index]
-    p = s.player(placement.seat)
-    if placement.gen == p.pile_gen and ev.agent in p.pile:
-        p = replace(p, pile=_remove_first(p.pile, ev.agent), pile_unknown=p.pile_unknown - 1)
-    agents = list(r.agents)
-    agents[ev.index] = replace(placement, agent=ev.agent)
-    return replace(s.with_player(p), resolution=replace(r, agents=tuple(agents)))
+    return name_placement(s, (RESOLVING, ev.index), ev.agent)
 
 
 def _apply_corrected(s: VMState, ev: Corrected) -> VMState:

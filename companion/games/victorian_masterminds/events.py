@@ -1,12 +1,19 @@
 """Events (what happened) and intents (what someone asks for).
 
-Undo policy, declared per event kind:
+Undo policy, declared per event kind (the core undoes a whole action, and only if every event
+in it allows the actor):
 
-- the table's setup and every random draw (``vm.started``, ``vm.pile_shuffled``): never;
-- a placement, the scientist actions and ending a turn: the table or the acting seat, as long as
-  the action revealed nothing (an action that flipped a stack or shuffled a pile contains a
-  ``never`` event, so the core refuses to undo it as a whole);
-- everything inside a stack's resolution (flip, reveals, loot, abilities, choices): never;
+- the start and the setup shuffles (``vm.started``, ``vm.pile_shuffled`` ``setup``): never;
+- turning a stack over during play (``vm.stack_flipped`` ``full``/``forced``) and starting the
+  final resolution: never — the action that did it showed the stack, so taking back the
+  placement that caused it would be taking back a move after seeing hidden agents;
+- a placement, the scientist actions, ending a turn and a reshuffle (``vm.pile_shuffled``
+  ``reshuffle``: the order derives from the game's salt, so doing it again gives the same
+  order — undo cannot re-roll it): the table or the seat;
+- the steps of a resolution (reveals, the order choice, loot, abilities and their answers, the
+  Engineer's placement under a lone agent): the table or the agent's owner; the Henchman's
+  mission and the end of a stack, the next stack of the final resolution and the game's end:
+  the table;
 - corrections, mission entries and segment removals: the table; a recorded segment: the table or
   its owner.
 """
@@ -22,22 +29,12 @@ from companion.games.victorian_masterminds.model import (
     Building,
     City,
     Counter,
+    First,
     FlipReason,
-    Resource,
+    Gain,
     Stage,
     Unlock,
 )
-
-
-@dataclass(frozen=True)
-class Gain:
-    """What one loot gave: ``amount`` received, ``lost`` not received (no free lab cell, no
-    scientist left in the supply, a full codex library); ``value`` of codex tokens."""
-
-    resource: Resource
-    amount: int
-    lost: int = 0
-    value: int = 1
 
 
 class SeatEvent(Event):
@@ -54,8 +51,15 @@ class SeatEvent(Event):
 
 @dataclass(frozen=True)
 class Started(Event):
+    """``salt`` seeds every pile shuffle of the game (0 in logs from before it existed: their
+    shuffles were drawn one by one)."""
+
     kind: ClassVar[str] = "vm.started"
     undo: ClassVar[UndoRule] = UndoRule.NEVER
+    salt: int = 0
+
+    def chance(self) -> tuple[object, ...]:
+        return (self.salt,) if self.salt else ()  # one rng.randint
 
 
 @dataclass(frozen=True)
@@ -63,13 +67,20 @@ class PileShuffled(SeatEvent):
     """A seat's pile, shuffled by the companion (secret: only the seat and debug see it)."""
 
     kind: ClassVar[str] = "vm.pile_shuffled"
-    undo: ClassVar[UndoRule] = UndoRule.NEVER
+    undo: ClassVar[UndoRule] = UndoRule.TABLE_OR_OWNER
     seat: str
     order: tuple[Agent, ...]
     reason: Literal["setup", "reshuffle"]
+    derived: bool = False  # the order derives from the game's salt (see engine.shuffled)
 
     def chance(self) -> tuple[object, ...]:
-        return (self.order,)  # one rng.sample of the whole pile
+        # a shuffle derived from the game's salt is no draw; one of a game from before the salt
+        # (salt 0) was one rng.sample of the whole pile
+        return () if self.derived else (self.order,)
+
+    def undo_rule(self) -> UndoRule:
+        # a derived shuffle done again gives the same order; a drawn one would be a re-roll
+        return self.undo if self.reason == "reshuffle" and self.derived else UndoRule.NEVER
 
 
 # -- a turn ------------------------------------------------------------------------------
@@ -77,7 +88,8 @@ class PileShuffled(SeatEvent):
 
 @dataclass(frozen=True)
 class AgentPlaced(SeatEvent):
-    """``agent`` is secret until its stack is flipped; ``None``: placed unidentified."""
+    """``agent`` is secret until its stack is flipped; ``None``: placed unidentified.
+    ``under``: an Engineer's machine power put it under the lone agent of ``city``."""
 
     kind: ClassVar[str] = "vm.agent_placed"
     undo: ClassVar[UndoRule] = UndoRule.TABLE_OR_OWNER
@@ -86,6 +98,7 @@ class AgentPlaced(SeatEvent):
     agent: Agent | None
     gen: int
     recycled: bool = False
+    under: bool = False
 
 
 @dataclass(frozen=True)
@@ -106,7 +119,7 @@ class ExtraTurnStarted(SeatEvent):
 
 @dataclass(frozen=True)
 class BuildingCaptured(SeatEvent):
-    """By a Gunner during a resolution (never undone) or by the Capture action."""
+    """By a Gunner during a resolution or by the Capture action."""
 
     kind: ClassVar[str] = "vm.building_captured"
     undo: ClassVar[UndoRule] = UndoRule.TABLE_OR_OWNER
@@ -115,9 +128,6 @@ class BuildingCaptured(SeatEvent):
     building: Building
     via: Literal["gunner", "capture"]
     gains: tuple[Gain, ...]
-
-    def undo_rule(self) -> UndoRule:
-        return UndoRule.NEVER if self.via == "gunner" else self.undo
 
 
 @dataclass(frozen=True)
@@ -138,22 +148,44 @@ class StackFlipped(Event):
     city: City
     reason: FlipReason
 
+    def undo_rule(self) -> UndoRule:
+        # The final resolution turns every stack over whatever anyone does: taking back the answer
+        # that moved on to the next stack cannot change what lies in it.
+        return UndoRule.TABLE if self.reason == "final" else self.undo
+
 
 @dataclass(frozen=True)
 class AgentRevealed(Event):
-    """The table (or the owner) names an agent that was placed unidentified."""
+    """The table (or the owner) names an agent that was placed unidentified. ``seat``: its owner
+    (empty in logs from before it was recorded)."""
 
     kind: ClassVar[str] = "vm.agent_revealed"
-    undo: ClassVar[UndoRule] = UndoRule.NEVER
+    undo: ClassVar[UndoRule] = UndoRule.TABLE_OR_OWNER
     city: City
     index: int
     agent: Agent
+    seat: str = ""
+
+    def owner(self) -> str | None:
+        return self.seat or None
+
+
+@dataclass(frozen=True)
+class OrderChosen(SeatEvent):
+    """The owner of the current agent takes the city's loot or the ability first."""
+
+    kind: ClassVar[str] = "vm.order_chosen"
+    undo: ClassVar[UndoRule] = UndoRule.TABLE_OR_OWNER
+    seat: str
+    city: City
+    index: int
+    first: First
 
 
 @dataclass(frozen=True)
 class LootTaken(SeatEvent):
     kind: ClassVar[str] = "vm.loot_taken"
-    undo: ClassVar[UndoRule] = UndoRule.NEVER
+    undo: ClassVar[UndoRule] = UndoRule.TABLE_OR_OWNER
     seat: str
     city: City
     index: int
@@ -162,11 +194,12 @@ class LootTaken(SeatEvent):
 
 @dataclass(frozen=True)
 class ChoiceRequired(SeatEvent):
-    """The current agent's ability needs an answer (``gunner``/``henchman``/``engineer``).
-    For the Engineer this is also the record that its machine power was activated."""
+    """The current agent needs an answer (``order``/``gunner``/``henchman``/``engineer``/
+    ``take_loot``). For the Engineer this is also the record that its machine power was
+    activated."""
 
     kind: ClassVar[str] = "vm.choice_required"
-    undo: ClassVar[UndoRule] = UndoRule.NEVER
+    undo: ClassVar[UndoRule] = UndoRule.TABLE_OR_OWNER
     seat: str
     city: City
     index: int
@@ -195,7 +228,7 @@ class AgentResolved(SeatEvent):
     """The current agent is done and goes face up to its owner's discard."""
 
     kind: ClassVar[str] = "vm.agent_resolved"
-    undo: ClassVar[UndoRule] = UndoRule.NEVER
+    undo: ClassVar[UndoRule] = UndoRule.TABLE_OR_OWNER
     seat: str
     city: City
     index: int
@@ -204,11 +237,15 @@ class AgentResolved(SeatEvent):
     gains: tuple[Gain, ...] = ()
     cancels: int | None = None
 
+    def undo_rule(self) -> UndoRule:
+        # only the table answers for a Henchman, so only the table takes that answer back
+        return UndoRule.TABLE if self.outcome in ("mission", "mission_not_met") else self.undo
+
 
 @dataclass(frozen=True)
 class MissionTaken(SeatEvent):
     kind: ClassVar[str] = "vm.mission_taken"
-    undo: ClassVar[UndoRule] = UndoRule.NEVER
+    undo: ClassVar[UndoRule] = UndoRule.TABLE
     seat: str
     city: City
     reward: int
@@ -220,7 +257,7 @@ class StackResolved(Event):
     """The whole stack is resolved; a taken mission is replaced from the deck now."""
 
     kind: ClassVar[str] = "vm.stack_resolved"
-    undo: ClassVar[UndoRule] = UndoRule.NEVER
+    undo: ClassVar[UndoRule] = UndoRule.TABLE
     city: City
     new_mission: bool
 
@@ -234,7 +271,7 @@ class FinalResolutionStarted(Event):
 @dataclass(frozen=True)
 class GameEnded(Event):
     kind: ClassVar[str] = "vm.game_ended"
-    undo: ClassVar[UndoRule] = UndoRule.NEVER
+    undo: ClassVar[UndoRule] = UndoRule.TABLE
     scores: tuple[tuple[str, int], ...]
     winners: tuple[str, ...]
 
@@ -293,6 +330,7 @@ EVENT_CLASSES: tuple[type[Event], ...] = (
     TurnEnded,
     StackFlipped,
     AgentRevealed,
+    OrderChosen,
     LootTaken,
     ChoiceRequired,
     AgentResolved,
@@ -333,6 +371,18 @@ class Place(Intent):
 
 
 @dataclass(frozen=True)
+class PlaceUnder(Intent):
+    """An Engineer's machine power (the rulebooks' steam mole, K.R.A.L.L.E. / CLAWS / G.R.I.F.F.E.):
+    its owner places the next agent of its pile at once under an agent that lies alone in
+    ``city``. ``agent`` as for :class:`Place` (the table: a tag scan or unidentified)."""
+
+    kind: ClassVar[str] = "vm.place_under"
+    seat: str
+    city: City
+    agent: Agent | None = None
+
+
+@dataclass(frozen=True)
 class ForceResolve(Intent):
     kind: ClassVar[str] = "vm.force_resolve"
     seat: str
@@ -363,6 +413,22 @@ class EndTurn(Intent):
 class Reveal(Intent):
     kind: ClassVar[str] = "vm.reveal"
     agent: Agent
+
+
+@dataclass(frozen=True)
+class ChooseOrder(Intent):
+    """The current agent's owner (or the table) takes the city's loot or the ability first."""
+
+    kind: ClassVar[str] = "vm.choose_order"
+    first: First
+
+
+@dataclass(frozen=True)
+class TakeLoot(Intent):
+    """After an ability taken first: take the city's loot now (segments completed meanwhile
+    recorded)."""
+
+    kind: ClassVar[str] = "vm.take_loot"
 
 
 @dataclass(frozen=True)
@@ -427,11 +493,14 @@ class SetMission(Intent):
 INTENT_CLASSES: tuple[type[Intent], ...] = (
     Start,
     Place,
+    PlaceUnder,
     ForceResolve,
     ExtraTurn,
     Capture,
     EndTurn,
     Reveal,
+    ChooseOrder,
+    TakeLoot,
     ChooseBuilding,
     AnswerHenchman,
     EngineerDone,

@@ -12,16 +12,22 @@ from companion.core.audience import Audience
 from companion.core.errors import Forbidden, IllegalMove, MalformedInput
 from companion.core.events import Event, Intent
 from companion.games.victorian_masterminds.engine import (
+    SALT_MAX,
     apply_event,
     can_capture,
     can_extra_turn,
+    face_up,
     final_scores,
     gain_one,
     gains_for,
-    reveal_candidates,
+    gunner_strong,
+    lone_cities,
+    order_matters,
+    shuffled,
 )
 from companion.games.victorian_masterminds.events import (
     Adjust,
+    AgentOutcome,
     AgentPlaced,
     AgentResolved,
     AgentRevealed,
@@ -30,6 +36,7 @@ from companion.games.victorian_masterminds.events import (
     Capture,
     ChoiceRequired,
     ChooseBuilding,
+    ChooseOrder,
     Corrected,
     EndTurn,
     EngineerDone,
@@ -41,8 +48,10 @@ from companion.games.victorian_masterminds.events import (
     LootTaken,
     MissionSet,
     MissionTaken,
+    OrderChosen,
     PileShuffled,
     Place,
+    PlaceUnder,
     RecordSegment,
     RemoveSegment,
     Reveal,
@@ -54,6 +63,7 @@ from companion.games.victorian_masterminds.events import (
     StackResolved,
     Start,
     Started,
+    TakeLoot,
     TurnEnded,
 )
 from companion.games.victorian_masterminds.model import (
@@ -72,7 +82,9 @@ from companion.games.victorian_masterminds.model import (
     SCIENTIST_COST,
     SEGMENTS_PER_MACHINE,
     UNLOCKS,
+    Agent,
     City,
+    Gain,
     Player,
     Resolution,
     Resource,
@@ -193,42 +205,74 @@ def do_start(b: Builder, it: Start, actor: Audience, rng: random.Random) -> bool
     table_only(actor)
     if b.state.started:
         raise IllegalMove("vm.already_started", "the game has already started")
-    b.emit(Started())
+    b.emit(Started(rng.randint(1, SALT_MAX)))
     for p in b.state.players:
-        b.emit(PileShuffled(p.seat, tuple(rng.sample(AGENTS, len(AGENTS))), "setup"))
+        order, derived = shuffled(b.state, p.seat, AGENTS, p.pile_gen + 1, rng)
+        b.emit(PileShuffled(p.seat, order, "setup", derived))
     return True
+
+
+def from_pile(s: VMState, p: Player, agent: Agent | None, actor: Audience) -> Agent | None:
+    """The agent a placement takes from ``p``'s pile (``None``: unidentified).
+
+    The seat's phone goes by the seat's own books: without a name it takes the top; a name must
+    be in the pile, and the top one unless 5 codex tokens free the choice. The table names the
+    disc someone holds (a tag scan), and that is the truth: only an agent lying face up is
+    refused (everyone sees that); the hidden books give way to the rest."""
+    if p.pile_size == 0:
+        raise IllegalMove("vm.pile_empty", "no agent left in the pile")
+    if agent is not None:
+        one_of(agent, AGENTS, "agent")
+    if actor.is_table:
+        if agent is not None and agent in face_up(s, p.seat):
+            raise IllegalMove("vm.agent_face_up", "that agent lies face up", agent=agent)
+        return agent
+    if agent is None:
+        if not p.pile_exact:
+            raise IllegalMove("vm.name_the_agent", "say which agent you place")
+        return p.pile[0]
+    if agent not in p.pile:
+        raise IllegalMove("vm.agent_not_in_pile", "that agent is not in the pile")
+    if p.pile_exact and not p.codex_power and agent != p.pile[0]:
+        raise IllegalMove("vm.not_top_agent", "place the top agent of your pile (5 codex free the choice)")
+    return agent
 
 
 def do_place(b: Builder, it: Place, actor: Audience, rng: random.Random) -> bool:
     s = b.state
     p = turn_of(s, it.seat, actor)
     city = one_of(it.city, CITIES, "city")
-    if it.agent is not None:
-        one_of(it.agent, AGENTS, "agent")
     if s.turn_phase != "place":
         raise IllegalMove("vm.already_placed", "an agent was already placed this turn")
     agent = it.agent
     if it.recycle:
+        if agent is not None:
+            one_of(agent, AGENTS, "agent")
         no_scientists_in_extra_turn(s)
         cost = pay(p, "recycle")
         if agent is None or agent not in p.discard:
             raise IllegalMove("vm.not_in_discard", "recycle an agent from your discard")
         b.emit(ScientistsSpent(p.seat, cost, "recycle"))
     else:
-        if p.pile_size == 0:
-            raise IllegalMove("vm.pile_empty", "no agent left in the pile")
-        if agent is None and actor.kind == "seat":
-            if not p.pile_exact:
-                raise IllegalMove("vm.name_the_agent", "say which agent you place")
-            agent = p.pile[0]
-        elif agent is not None:
-            if agent not in p.pile:
-                raise IllegalMove("vm.agent_not_in_pile", "that agent is not in the pile")
-            if actor.kind == "seat" and p.pile_exact and not p.codex_power and agent != p.pile[0]:
-                raise IllegalMove("vm.not_top_agent", "place the top agent of your pile (5 codex free the choice)")
+        agent = from_pile(s, p, agent, actor)
     b.emit(AgentPlaced(p.seat, city, agent, p.pile_gen, it.recycle))
-    if len(b.state.stack(city)) >= b.state.threshold:
-        b.emit(StackFlipped(city, "full"))
+    return True
+
+
+def do_place_under(b: Builder, it: PlaceUnder, actor: Audience, rng: random.Random) -> bool:
+    s = b.state
+    r = awaiting(s, "engineer")
+    seat, _ = _current(r)
+    if it.seat != seat:
+        raise IllegalMove("vm.not_engineer_owner", "only the Engineer's owner places with its power", seat=seat)
+    may_act_for(actor, seat)
+    city = one_of(it.city, CITIES, "city")
+    if r.placed_under:
+        raise IllegalMove("vm.already_placed_under", "this Engineer has already placed an agent")
+    if city not in lone_cities(s):
+        raise IllegalMove("vm.not_a_lone_agent", "no agent lies alone in that city", city=city)
+    p = s.player(seat)
+    b.emit(AgentPlaced(seat, city, from_pile(s, p, it.agent, actor), p.pile_gen, under=True))
     return True
 
 
@@ -288,15 +332,17 @@ def do_end_turn(b: Builder, it: EndTurn, actor: Audience, rng: random.Random) ->
 
 
 def do_reveal(b: Builder, it: Reveal, actor: Audience, rng: random.Random) -> bool:
+    """The disc lies face up now: whatever it shows is the truth, unless that agent already lies
+    face up elsewhere (the hidden books give way, as for a tag scan)."""
     s = b.state
     r = awaiting(s, None)
     current = r.current
     assert current is not None
     may_act_for(actor, current.seat)
     agent = one_of(it.agent, AGENTS, "agent")
-    if agent not in reveal_candidates(s, current):
-        raise IllegalMove("vm.agent_not_possible", "that agent cannot be in this stack", agent=agent)
-    b.emit(AgentRevealed(r.city, r.index, agent))
+    if agent in face_up(s, current.seat):
+        raise IllegalMove("vm.agent_face_up", "that agent lies face up", agent=agent)
+    b.emit(AgentRevealed(r.city, r.index, agent, current.seat))
     return True
 
 
@@ -306,31 +352,66 @@ def _current(r: Resolution) -> tuple[str, Any]:
     return current.seat, current.agent
 
 
+def finish(b: Builder, outcome: AgentOutcome, gains: tuple[Gain, ...] = (), cancels: int | None = None) -> None:
+    """The current agent is done: its loot first if the ability went first, then its discard."""
+    r = b.state.resolution
+    assert r is not None
+    seat, agent = _current(r)
+    if not r.looted:
+        b.emit(LootTaken(seat, r.city, r.index, (gain_one(b.state, seat, CITY_LOOT[r.city]),)))
+    b.emit(AgentResolved(seat, r.city, r.index, agent, outcome, gains, cancels))
+
+
+def do_choose_order(b: Builder, it: ChooseOrder, actor: Audience, rng: random.Random) -> bool:
+    r = awaiting(b.state, "order")
+    seat, _ = _current(r)
+    may_act_for(actor, seat)
+    first = one_of(it.first, ("loot", "ability"), "first")
+    b.emit(OrderChosen(seat, r.city, r.index, first))
+    return True
+
+
+def do_take_loot(b: Builder, it: TakeLoot, actor: Audience, rng: random.Random) -> bool:
+    """After a Gunner's capture taken first: the loot, and the Gunner is done. During an
+    Engineer's stage that began before the loot: the loot now, the power goes on."""
+    s = b.state
+    r = s.resolution
+    if r is None or r.stage not in ("take_loot", "engineer") or r.looted:
+        raise IllegalMove("vm.not_awaited", "nothing is waiting for that answer")
+    seat, _ = _current(r)
+    may_act_for(actor, seat)
+    if r.stage == "take_loot":
+        finish(b, "captured")
+    else:
+        b.emit(_loot(s))
+    return True
+
+
 def do_choose_building(b: Builder, it: ChooseBuilding, actor: Audience, rng: random.Random) -> bool:
     s = b.state
     r = awaiting(s, "gunner")
-    seat, agent = _current(r)
+    seat, _ = _current(r)
     may_act_for(actor, seat)
     if it.building is None:
-        b.emit(AgentResolved(seat, r.city, r.index, agent, "declined"))
+        finish(b, "declined")
         return True
     building = one_of(it.building, BUILDINGS, "building")
     standing(s, r.city, building)
-    gains = gains_for(s, seat, [BUILDING_LOOT[building]])
-    b.emit(
-        BuildingCaptured(seat, r.city, building, "gunner", gains),
-        AgentResolved(seat, r.city, r.index, agent, "captured"),
-    )
+    b.emit(BuildingCaptured(seat, r.city, building, "gunner", gains_for(s, seat, [BUILDING_LOOT[building]])))
+    if r.looted:
+        finish(b, "captured")
+    else:  # the ability went first: the loot waits until what the capture completed is recorded
+        b.emit(ChoiceRequired(seat, r.city, r.index, "take_loot"))
     return True
 
 
 def do_henchman(b: Builder, it: AnswerHenchman, actor: Audience, rng: random.Random) -> bool:
     s = b.state
     r = awaiting(s, "henchman")
-    seat, agent = _current(r)
+    seat, _ = _current(r)
     table_only(actor)
     if not it.met:
-        b.emit(AgentResolved(seat, r.city, r.index, agent, "mission_not_met"))
+        finish(b, "mission_not_met")
         return True
     mission = s.mission(r.city)
     assert mission is not None
@@ -338,15 +419,16 @@ def do_henchman(b: Builder, it: AnswerHenchman, actor: Audience, rng: random.Ran
     if reward is None:
         raise IllegalMove("vm.reward_required", "enter the mission's reward (2, 3 or 4)")
     label = label_ok(it.label) if it.label is not None else mission.label
-    b.emit(MissionTaken(seat, r.city, reward, label), AgentResolved(seat, r.city, r.index, agent, "mission"))
+    b.emit(MissionTaken(seat, r.city, reward, label))
+    finish(b, "mission")
     return True
 
 
 def do_engineer_done(b: Builder, it: EngineerDone, actor: Audience, rng: random.Random) -> bool:
     r = awaiting(b.state, "engineer")
-    seat, agent = _current(r)
+    seat, _ = _current(r)
     may_act_for(actor, seat)
-    b.emit(AgentResolved(seat, r.city, r.index, agent, "engineer"))
+    finish(b, "engineer")
     return True
 
 
@@ -441,11 +523,14 @@ Handler = Callable[[Builder, Any, Audience, random.Random], bool]
 HANDLERS: dict[type[Intent], Handler] = {
     Start: do_start,
     Place: do_place,
+    PlaceUnder: do_place_under,
     ForceResolve: do_force_resolve,
     ExtraTurn: do_extra_turn,
     Capture: do_capture,
     EndTurn: do_end_turn,
     Reveal: do_reveal,
+    ChooseOrder: do_choose_order,
+    TakeLoot: do_take_loot,
     ChooseBuilding: do_choose_building,
     AnswerHenchman: do_henchman,
     EngineerDone: do_engineer_done,
@@ -489,13 +574,18 @@ def progress(b: Builder, rng: random.Random) -> None:
                 return
             b.emit(StackFlipped(city, "final"))
             continue
+        full = next((c for c in CITIES if len(s.stack(c)) >= s.threshold), None)
+        if full is not None:  # a placement filled it (or an Engineer's, once its stack was done)
+            b.emit(StackFlipped(full, "full"))
+            continue
         if s.final_turns_left == 0:
             b.emit(FinalResolutionStarted())
             continue
         empty = [p for p in s.players if p.pile_size == 0 and p.discard]
         if empty:
             for p in empty:
-                b.emit(PileShuffled(p.seat, tuple(rng.sample(p.discard, len(p.discard))), "reshuffle"))
+                order, derived = shuffled(s, p.seat, p.discard, p.pile_gen + 1, rng)
+                b.emit(PileShuffled(p.seat, order, "reshuffle", derived))
             continue
         if s.turn_phase == "after" and not (can_extra_turn(s) or can_capture(s)):
             b.emit(TurnEnded(s.active_seat, auto=True))
@@ -517,34 +607,46 @@ def step(b: Builder) -> bool:
         return False  # waits for a reveal or an answer
     seat, city = current.seat, r.city
     if r.stage == "loot":
-        b.emit(LootTaken(seat, city, r.index, (gain_one(s, seat, CITY_LOOT[city]),)))
+        if r.first is None and order_matters(s):
+            # an Engineer's owner takes the loot during the power's stage, whenever it suits them
+            b.emit(ChoiceRequired(seat, city, r.index, "engineer" if agent == "engineer" else "order"))
+        else:
+            b.emit(_loot(s))
+        return True
+    if not r.looted and agent not in ("gunner", "engineer"):
+        b.emit(_loot(s))  # only a Gunner's or an Engineer's owner is ever asked for the order
         return True
     if r.index in r.cancelled:
-        b.emit(AgentResolved(seat, city, r.index, agent, "cancelled"))
+        finish(b, "cancelled")
     elif agent == "number_two":
-        b.emit(AgentResolved(seat, city, r.index, agent, "double_loot", (gain_one(s, seat, CITY_LOOT[city]),)))
+        finish(b, "double_loot", (gain_one(s, seat, CITY_LOOT[city]),))
     elif agent == "saboteur":
         nxt = r.index + 1
         if nxt >= len(r.agents):
-            b.emit(AgentResolved(seat, city, r.index, agent, "no_target"))
+            finish(b, "no_target")
         elif r.agents[nxt].seat == seat:
-            b.emit(AgentResolved(seat, city, r.index, agent, "own_colour"))
+            finish(b, "own_colour")
         else:
-            b.emit(AgentResolved(seat, city, r.index, agent, "sabotage", cancels=nxt))
+            finish(b, "sabotage", cancels=nxt)
     elif agent == "henchman":
         if s.mission(city) is None:
-            b.emit(AgentResolved(seat, city, r.index, agent, "no_mission"))
+            finish(b, "no_mission")
         else:
             b.emit(ChoiceRequired(seat, city, r.index, "henchman"))
     elif agent == "gunner":
-        fp = s.player(seat).firepower
-        strong = fp >= s.level if s.settings.gunner_rule == ">=" else fp > s.level
-        if not strong:
-            b.emit(AgentResolved(seat, city, r.index, agent, "too_weak"))
+        if not gunner_strong(s, seat):
+            finish(b, "too_weak")
         elif not s.standing_in(city):
-            b.emit(AgentResolved(seat, city, r.index, agent, "no_building"))
+            finish(b, "no_building")
         else:
             b.emit(ChoiceRequired(seat, city, r.index, "gunner"))
     else:
         b.emit(ChoiceRequired(seat, city, r.index, "engineer"))
     return True
+
+
+def _loot(s: VMState) -> LootTaken:
+    r = s.resolution
+    assert r is not None and r.current is not None
+    seat = r.current.seat
+    return LootTaken(seat, r.city, r.index, (gain_one(s, seat, CITY_LOOT[r.city]),))

@@ -16,7 +16,8 @@ Resource = Literal["copper", "bolt", "firepower", "scientist", "codex", "chaos_t
 Unlock = Literal["none", "lab_cell", "codex", "bonus_power"]
 Counter = Literal["firepower", "level", "codex", "scientists", "chaos_tokens", "bolts", "copper"]
 GunnerRule = Literal[">=", ">"]
-Stage = Literal["loot", "ability", "gunner", "henchman", "engineer"]
+Stage = Literal["loot", "order", "ability", "gunner", "henchman", "engineer", "take_loot"]
+First = Literal["loot", "ability"]
 FlipReason = Literal["full", "forced", "final"]
 TurnPhase = Literal["place", "after"]
 
@@ -54,6 +55,17 @@ POINTS_PER_BUILDING = 2
 POINTS_PER_CHAOS_TOKEN = 2  # "2 Chaospunkte pro Chaosmarker" (DE, ES and FR rulebooks agree)
 LABEL_MAX = 40
 SCIENTIST_COST = {"recycle": 1, "extra_turn": 2, "capture": 3}
+
+
+@dataclass(frozen=True)
+class Gain:
+    """What one loot gave: ``amount`` received, ``lost`` not received (no free lab cell, no
+    scientist left in the supply, a full codex library); ``value`` of codex tokens."""
+
+    resource: Resource
+    amount: int
+    lost: int = 0
+    value: int = 1
 
 
 @dataclass(frozen=True)
@@ -128,10 +140,31 @@ class Placement:
 
 
 @dataclass(frozen=True)
+class Step:
+    """What one agent of a turned-over stack did (public: the stack lies face up): the city's
+    loot, the ability's outcome (``""`` until done) and what the ability gave (Number Two's
+    second loot, a captured building and its loot, a mission's reward), and whether its owner
+    took the ability first."""
+
+    loot: tuple[Gain, ...] = ()
+    outcome: str = ""
+    gains: tuple[Gain, ...] = ()
+    building: str = ""
+    mission: int = 0
+    ability_first: bool = False
+
+
+@dataclass(frozen=True)
 class Resolution:
     """A stack being resolved, first placed first. ``stage`` is where the current agent is:
-    ``loot`` (about to take the city's loot; waits for a reveal if unidentified), ``ability``,
-    or waiting for an answer (``gunner``, ``henchman``, ``engineer``)."""
+    ``loot`` (about to take the city's loot; waits for a reveal if unidentified), ``order``
+    (its owner chooses loot or ability first), ``ability``, waiting for an answer (``gunner``,
+    ``henchman``, ``engineer``), or ``take_loot`` (the ability went first; the loot waits until
+    its owner has recorded what the ability completed).
+
+    Per current agent: ``first`` is the order its owner chose (``None``: not asked, loot first),
+    ``looted`` whether it has taken the city's loot, ``placed_under`` whether its Engineer has
+    placed an agent under a lone agent."""
 
     city: City
     reason: FlipReason
@@ -140,6 +173,18 @@ class Resolution:
     stage: Stage = "loot"
     cancelled: tuple[int, ...] = ()
     mission_taken: bool = False
+    first: First | None = None
+    looted: bool = False
+    placed_under: bool = False
+    steps: tuple[Step, ...] = ()  # one per agent reached so far
+
+    def step_of(self, index: int) -> Step:
+        return self.steps[index] if index < len(self.steps) else Step()
+
+    def with_step(self, index: int, **changes: object) -> Resolution:
+        steps = list(self.steps) + [Step()] * (index + 1 - len(self.steps))
+        steps[index] = replace(steps[index], **changes)  # type: ignore[arg-type]
+        return replace(self, steps=tuple(steps))
 
     @property
     def current(self) -> Placement | None:
@@ -184,6 +229,8 @@ class VMState:
     ended: bool = False
     log: tuple[LogLine, ...] = ()
     log_count: int = 0
+    salt: int = 0  # drawn at the start; every pile shuffle derives from it (secret: debug only)
+    last_stack: Resolution | None = None  # the stack resolved last, with what each agent did
 
     @property
     def seats(self) -> tuple[str, ...]:

@@ -18,14 +18,18 @@ from companion.games.victorian_masterminds.events import (
     BuildingCaptured,
     Capture,
     ChooseBuilding,
+    ChooseOrder,
     Corrected,
     EndTurn,
     EngineerDone,
     ExtraTurn,
     ForceResolve,
+    LootTaken,
     MissionSet,
     MissionTaken,
+    OrderChosen,
     Place,
+    PlaceUnder,
     RecordSegment,
     RemoveSegment,
     Reveal,
@@ -36,6 +40,7 @@ from companion.games.victorian_masterminds.events import (
     StackFlipped,
     Start,
     Started,
+    TakeLoot,
     TurnEnded,
 )
 from companion.games.victorian_masterminds.model import VMState
@@ -46,12 +51,23 @@ def recorded_intents(state: VMState, events: tuple[Event, ...]) -> list[tuple[In
     second = events[1] if len(events) > 1 else None
     if isinstance(first, Started):
         return [(Start(), TABLE)]
+    if isinstance(first, AgentPlaced) and first.under:  # an Engineer's steam mole
+        named_under = (PlaceUnder(first.seat, first.city, first.agent), TABLE)
+        if first.agent is None:
+            return [named_under]
+        return [named_under, (PlaceUnder(first.seat, first.city), Audience.of_seat(first.seat))]
     if isinstance(first, AgentPlaced):
         named = (Place(first.seat, first.city, first.agent), TABLE)
         if first.agent is None:
             return [named]
         # A phone places its top agent without naming it; the table (or a tag) names it.
         return [named, (Place(first.seat, first.city), Audience.of_seat(first.seat))]
+    if isinstance(first, OrderChosen):
+        return [(ChooseOrder(first.first), TABLE)]
+    if isinstance(first, LootTaken):
+        # a loot that starts an action waited for its owner: taken on its own (after a Gunner's
+        # capture, or during an Engineer's power), or at the end of an ability taken first
+        return [(TakeLoot(), TABLE), (EngineerDone(), TABLE), (ChooseBuilding(None), TABLE)]
     if isinstance(first, ScientistsSpent):
         if first.purpose == "recycle" and isinstance(second, AgentPlaced):
             return [(Place(second.seat, second.city, second.agent, recycle=True), TABLE)]

@@ -14,8 +14,9 @@ from companion.core.jsonvalue import JSON, JSONObject
 from companion.games.victorian_masterminds.engine import (
     can_capture,
     can_extra_turn,
+    lone_cities,
     places,
-    reveal_candidates,
+    possible_entries,
     score_of,
 )
 from companion.games.victorian_masterminds.flow import engineer_owner
@@ -23,8 +24,10 @@ from companion.games.victorian_masterminds.model import (
     AGENTS,
     CITIES,
     COUNTERS,
+    Gain,
     Mission,
     Player,
+    Resolution,
     VMState,
 )
 
@@ -83,22 +86,44 @@ def waiting_for(s: VMState) -> JSONObject | None:
     current = r.current
     if current.agent is None:
         return {"kind": "reveal", "seat": current.seat, "by": ["table", current.seat]}
-    if r.stage in ("gunner", "engineer"):
+    if r.stage in ("order", "gunner", "engineer", "take_loot"):
         return {"kind": r.stage, "seat": current.seat, "by": ["table", current.seat]}
     if r.stage == "henchman":
         return {"kind": "henchman", "seat": current.seat, "by": ["table"]}
     return None
 
 
+def _gains(gains: tuple[Gain, ...]) -> JSON:
+    return [{"resource": g.resource, "amount": g.amount, "lost": g.lost, "value": g.value} for g in gains]
+
+
+def stack_view(r: Resolution) -> JSONObject:
+    """A turned-over stack, first placed first, with what each agent did so far (public)."""
+    agents: list[JSON] = []
+    for i, pl in enumerate(r.agents):
+        step = r.step_of(i)
+        agents.append(
+            {
+                "seat": pl.seat,
+                "agent": pl.agent,
+                "cancelled": i in r.cancelled,
+                "done": i < r.index,
+                "loot": _gains(step.loot),
+                "outcome": step.outcome or None,
+                "gains": _gains(step.gains),
+                "building": step.building or None,
+                "mission": step.mission or None,
+                "ability_first": step.ability_first,
+            }
+        )
+    return {"city": r.city, "reason": r.reason, "agents": agents, "index": r.index}
+
+
 def resolution_view(s: VMState) -> JSON:
     r = s.resolution
     if r is None:
         return None
-    agents: list[JSON] = [
-        {"seat": pl.seat, "agent": pl.agent, "cancelled": i in r.cancelled, "done": i < r.index}
-        for i, pl in enumerate(r.agents)
-    ]
-    return {"city": r.city, "reason": r.reason, "agents": agents, "index": r.index, "waiting": waiting_for(s)}
+    return {**stack_view(r), "waiting": waiting_for(s)}
 
 
 def common(s: VMState) -> JSONObject:
@@ -111,6 +136,7 @@ def common(s: VMState) -> JSONObject:
         "stacks": {c: len(s.stack(c)) for c in CITIES},
         "final_round": {"triggered": s.triggered, "turns_left": s.final_turns_left},
         "resolution": resolution_view(s),
+        "last_stack": None if s.last_stack is None else stack_view(s.last_stack),
         "result": result(s),
     }
 
@@ -188,6 +214,13 @@ def view(s: VMState, audience: Audience) -> JSONObject:
 # -- legal -------------------------------------------------------------------------------
 
 
+def _pile_choices(p: Player) -> JSON:
+    """What the seat's phone may name from its pile: the top, or any once it has had 5 codex
+    tokens (or when the pile is not exact, having had agents placed unidentified)."""
+    choices = p.pile if (p.codex_power or not p.pile_exact) else p.pile[:1]
+    return list[JSON](sorted(set(choices), key=AGENTS.index))
+
+
 def _turn_actions(s: VMState, actor: Audience) -> list[JSON]:
     seat = s.active_seat
     if not (actor.is_table or actor.is_seat(seat)):
@@ -199,8 +232,7 @@ def _turn_actions(s: VMState, actor: Audience) -> list[JSON]:
         if p.pile_size > 0 or recycle:
             agents: JSON
             if not actor.is_table and p.pile_size > 0:
-                choices = p.pile if (p.codex_power or not p.pile_exact) else p.pile[:1]
-                agents = sorted(set(choices), key=AGENTS.index)
+                agents = _pile_choices(p)
             else:
                 agents = None  # the table: a scanned tag, or nothing (an unidentified agent)
             out.append(
@@ -240,16 +272,34 @@ def _answers(s: VMState, actor: Audience) -> list[JSON]:
         return []
     kind = waiting["kind"]
     if kind == "reveal":
-        # The table is offered all five (listing what is possible would tell it what the
-        # seat still holds elsewhere); the owner's phone gets the possible ones.
-        agents = AGENTS if actor.is_table else reveal_candidates(s, r.current)
-        return [{"kind": "vm.reveal", "agents": list(agents)}]
+        # Every agent not lying face up: what the books expect is not offered apart, as that
+        # would tell the table what the seat still holds elsewhere.
+        return [{"kind": "vm.reveal", "agents": list(possible_entries(s, owner))}]
+    if kind == "order":
+        return [{"kind": "vm.choose_order", "options": ["loot", "ability"]}]
+    if kind == "take_loot":
+        return [{"kind": "vm.take_loot"}]
     if kind == "gunner":
         return [{"kind": "vm.choose_building", "buildings": [*s.standing_in(r.city), None]}]
     if kind == "henchman":
         m = s.mission(r.city)
         return [{"kind": "vm.henchman", "reward_needed": m is not None and m.reward is None}]
-    return [{"kind": "vm.engineer_done"}]
+    out: list[JSON] = [{"kind": "vm.engineer_done"}]
+    if not r.looted:  # the power went first: the loot may be taken at any point, else at Done
+        out.append({"kind": "vm.take_loot"})
+    p = s.player(owner)
+    cities = lone_cities(s)
+    if not r.placed_under and p.pile_size > 0 and cities:
+        out.append(
+            {
+                "kind": "vm.place_under",
+                "seat": owner,
+                "cities": list(cities),
+                "agents": None if actor.is_table else _pile_choices(p),
+                "unidentified": actor.is_table,
+            }
+        )
+    return out
 
 
 def legal(s: VMState, actor: Audience) -> JSON:

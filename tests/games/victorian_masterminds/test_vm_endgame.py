@@ -303,8 +303,9 @@ def test_full_four_player_game_with_unidentified_agents_and_a_shared_win() -> No
     turn(t, "paris")  # p1, unidentified
     turn(t, "paris")  # p2
     turn(t, "paris")  # p3: flip; the table reveals each agent in turn
-    assert table_view(t.s)["resolution"]["agents"] == [  # type: ignore[index]
-        {"seat": s, "agent": None, "cancelled": False, "done": False} for s in ("p1", "p2", "p3")
+    shown = table_view(t.s)["resolution"]["agents"]  # type: ignore[index]
+    assert [{k: a[k] for k in ("seat", "agent", "cancelled", "done", "outcome")} for a in shown] == [  # type: ignore[union-attr]
+        {"seat": s, "agent": None, "cancelled": False, "done": False, "outcome": None} for s in ("p1", "p2", "p3")
     ]
     t.do(Reveal("gunner"))
     t.do(Reveal("saboteur"), seat("p2"))

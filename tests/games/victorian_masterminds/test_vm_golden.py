@@ -15,17 +15,23 @@ from pathlib import Path
 
 from vm_helpers import Table, adjust, new_table, seat
 
+from companion.core import Undo
 from companion.core.jsonvalue import dumps
 from companion.core.playthrough import render, steps
 from companion.games.victorian_masterminds.engine import reveal_candidates
 from companion.games.victorian_masterminds.events import (
+    AgentPlaced,
     AnswerHenchman,
     ChooseBuilding,
+    ChooseOrder,
     EndTurn,
     EngineerDone,
     Place,
+    PlaceUnder,
+    RecordSegment,
     Reveal,
     StackFlipped,
+    TakeLoot,
 )
 
 GOLDEN = Path(__file__).resolve().parents[2] / "golden" / "victorian_masterminds.txt"
@@ -48,6 +54,10 @@ def answer_all(t: Table) -> None:
             t.do(ChooseBuilding("monument"), seat(current.seat))
         elif r.stage == "henchman":
             t.do(AnswerHenchman(True, 3))
+        elif r.stage == "order":
+            t.do(ChooseOrder("loot"), seat(current.seat))
+        elif r.stage == "take_loot":
+            t.do(TakeLoot(), seat(current.seat))
         else:
             t.do(EngineerDone(), seat(current.seat))
 
@@ -91,5 +101,60 @@ def test_golden_playthrough() -> None:
     if os.environ.get("UPDATE_GOLDEN"):
         GOLDEN.parent.mkdir(parents=True, exist_ok=True)
         GOLDEN.write_text(text, "utf-8")
-    assert len(text) < 600_000  # seat views carry the public tallies too
+    assert len(text) < 800_000  # seat views carry the public tallies and the last stack too
     assert GOLDEN.read_text("utf-8") == text
+
+
+# -- the second golden: table entries against the books, the steam mole, the order, undo ----------
+
+ENTRIES_GOLDEN = GOLDEN.with_name("victorian_masterminds_table_entries.txt")
+
+
+def entries_game() -> Table:
+    """Two players (seed 5: p1's pile starts Number Two, Engineer, ...; p2's Saboteur, Gunner,
+    Henchman, Engineer, Number Two)."""
+    t = new_table(2, seed=5, start=4)
+    t.do(Place("p1", "paris"), seat("p1"))  # p1's phone: its top, a Number Two, face down in Paris
+    t.place("p2", "moscow", "engineer")  # tag scans at the table
+    t.place("p1", "london", "number_two")  # the disc says Number Two: the Paris agent becomes unnamed
+    t.place("p2", "moscow", "gunner")  # Moscow (2 players: 2 agents) turns over: p2's Engineer
+    t.do(PlaceUnder("p2", "london"), seat("p2"))  # the steam mole: p2's top goes under London's lone agent
+    t.do(EngineerDone(), seat("p2"))  # Moscow done; London now holds two and turns over
+    adjust(t, "p1", "firepower", 4)
+    t.do(Place("p1", "rome", "gunner"), seat("p1"))  # the pile is not exact: the phone names it
+    t.do(Place("p2", "rome"), seat("p2"))  # Rome turns over: p1's Gunner may capture a part first
+    t.do(ChooseOrder("ability"), seat("p1"))
+    t.do(ChooseBuilding("furnace"), seat("p1"))
+    t.do(RecordSegment("p1", 2, "codex", copper=2), seat("p1"))  # the furnace completed the codex segment
+    t.do(TakeLoot(), seat("p1"))  # Rome's codex token: worth 2
+    t.do(AnswerHenchman(True, 3))  # p2's Henchman
+    t.do(Place("p1", "paris", "engineer"), seat("p1"))  # Paris turns over: the unnamed agent first
+    t.do(Reveal("saboteur"))  # a wrong tap ...
+    t.do(Undo())  # ... taken back at the touchscreen
+    t.do(Reveal("henchman"))
+    t.do(AnswerHenchman(False))
+    t.do(EngineerDone(), seat("p1"))  # its Paris scientist had no free cell: taken (and lost) at Done
+    return t
+
+
+def test_the_entries_game_covers_what_a_reader_should_check() -> None:
+    t = entries_game()
+    kinds = t.kinds()
+    for kind in ("vm.order_chosen", "vm.agent_revealed", "core.undone", "vm.segment_recorded"):
+        assert kind in kinds, kind
+    assert [e.under for e in t.events() if isinstance(e, AgentPlaced)].count(True) == 1
+    assert [e.city for e in t.events() if isinstance(e, StackFlipped)] == ["moscow", "london", "rome", "paris"]
+    assert t.s.player("p1").codex == (2,)
+    # the table's line never names an agent lying face down: before each flip, the views of the
+    # table and of the other seat do not change when the owner's face-down agents are dealt anew
+    for entry, views in steps(t.game):
+        if entry is not None and isinstance(entry.event, StackFlipped):
+            continue
+        assert "salt" not in dumps(views["table"]["view"])
+
+
+def test_entries_golden_playthrough() -> None:
+    text = render(entries_game().game)
+    if os.environ.get("UPDATE_GOLDEN"):
+        ENTRIES_GOLDEN.write_text(text, "utf-8")
+    assert ENTRIES_GOLDEN.read_text("utf-8") == text

@@ -143,9 +143,9 @@ def test_gunner_comparison_setting_greater() -> None:
 def test_a_gunner_may_decline_to_capture() -> None:
     t = new_table(3, start=4)
     adjust(t, "p1", "firepower", 5)
-    turn(t, "rome", "gunner")
-    turn(t, "rome", "number_two")
-    turn(t, "rome", "number_two")
+    turn(t, "washington", "gunner")
+    turn(t, "washington", "number_two")
+    turn(t, "washington", "number_two")
     actions = t.game.snapshot(seat("p1"))["legal"]["actions"]  # type: ignore[index]
     legal = [a for a in actions if a["kind"] == "vm.choose_building"]  # type: ignore[index,union-attr]
     options = ["factory", "furnace", "university", "monument", None]
@@ -320,7 +320,7 @@ def test_unidentified_agents_are_revealed_at_resolution() -> None:
     assert kinds.index("vm.stack_flipped") < kinds.index("vm.agent_revealed")
 
 
-def test_a_reveal_of_an_impossible_agent_is_refused() -> None:
+def test_a_reveal_of_an_agent_lying_face_up_is_refused() -> None:
     t = new_table(3)
     turn(t, "rome", "saboteur")
     turn(t, "rome", "saboteur")
@@ -331,7 +331,7 @@ def test_a_reveal_of_an_impossible_agent_is_refused() -> None:
     before = (t.s, len(t.game.entries))
     with pytest.raises(IllegalMove) as info:
         t.do(Reveal("saboteur"))  # p1's saboteur lies face up in the discard
-    assert info.value.code == "vm.agent_not_possible"
+    assert info.value.code == "vm.agent_face_up" and info.value.params == {"agent": "saboteur"}
     assert (t.s, len(t.game.entries)) == before
     t.do(Reveal("henchman"), seat("p1"))
     assert t.s.resolution is not None and t.s.resolution.stage == "henchman"

@@ -346,7 +346,7 @@ def test_a_placement_may_be_undone_by_its_owner_or_the_table_until_revealed() ->
             t.do(Undo(), actor)
 
 
-def test_the_start_and_every_shuffle_are_never_undone() -> None:
+def test_the_start_and_its_shuffles_are_never_undone() -> None:
     t = new_table(3)
     with pytest.raises(UndoRefused):
         t.do(Undo())

@@ -10,18 +10,21 @@ from typing import Any
 from companion.core import TABLE, Audience, Game, Intent
 from companion.core.jsonvalue import JSONObject
 from companion.games.victorian_masterminds import RULES
-from companion.games.victorian_masterminds.engine import reveal_candidates
+from companion.games.victorian_masterminds.engine import possible_entries, reveal_candidates
 from companion.games.victorian_masterminds.events import (
     AnswerHenchman,
     Capture,
     ChooseBuilding,
+    ChooseOrder,
     EndTurn,
     EngineerDone,
     ExtraTurn,
     ForceResolve,
     Place,
+    PlaceUnder,
     Reveal,
     Start,
+    TakeLoot,
 )
 from companion.games.victorian_masterminds.model import VMState
 
@@ -89,6 +92,9 @@ def new_table(players: int = 3, seed: int = 1, start: int = 4, started: bool = T
 
 FLOW = {
     "vm.place",
+    "vm.place_under",
+    "vm.choose_order",
+    "vm.take_loot",
     "vm.force_resolve",
     "vm.extra_turn",
     "vm.capture",
@@ -112,6 +118,21 @@ def legal_choices(state: VMState) -> list[tuple[Audience, dict[str, Any]]]:
     return out
 
 
+def pile_agent(state: VMState, who: str, a: dict[str, Any], actor: Audience, rng: random.Random) -> str | None:
+    """The agent a random placement names: the phone picks from what it is offered; the table
+    scans a disc (mostly one of the recorded pile, now and then any not lying face up, which the
+    books must absorb) or places it unidentified."""
+    if not actor.is_table:
+        return str(rng.choice(a["agents"]))
+    p = state.player(who)
+    roll = rng.random()
+    if roll < 0.4 and p.pile_exact:
+        return rng.choice(p.pile)
+    if roll < 0.55:
+        return rng.choice(possible_entries(state, who))
+    return None
+
+
 def random_intent(state: VMState, rng: random.Random) -> tuple[Intent, Audience]:
     actor, a = rng.choice(legal_choices(state))
     kind = a["kind"]
@@ -121,11 +142,13 @@ def random_intent(state: VMState, rng: random.Random) -> tuple[Intent, Audience]
         p = state.player(a["seat"])
         if a["recycle"] and (not a["from_pile"] or rng.random() < 0.15):
             return Place(a["seat"], rng.choice(a["cities"]), rng.choice(a["recycle"]), True), actor
-        if actor.is_table:
-            # a tag scan (any agent that is in the pile) or an unidentified agent
-            agent = rng.choice(p.pile) if rng.random() < 0.5 and p.pile_exact else None
-            return Place(a["seat"], rng.choice(a["cities"]), agent), actor
-        return Place(a["seat"], rng.choice(a["cities"]), rng.choice(a["agents"])), actor
+        return Place(a["seat"], rng.choice(a["cities"]), pile_agent(state, p.seat, a, actor, rng)), actor
+    if kind == "vm.place_under":
+        return PlaceUnder(a["seat"], rng.choice(a["cities"]), pile_agent(state, a["seat"], a, actor, rng)), actor
+    if kind == "vm.choose_order":
+        return ChooseOrder(rng.choice(a["options"])), actor
+    if kind == "vm.take_loot":
+        return TakeLoot(), actor
     if kind == "vm.force_resolve":
         mine = [c for c in a["cities"] if any(pl.seat == a["seat"] for pl in state.stack(c))]
         return ForceResolve(a["seat"], rng.choice(mine)), actor
@@ -139,7 +162,9 @@ def random_intent(state: VMState, rng: random.Random) -> tuple[Intent, Audience]
     if kind == "vm.reveal":
         r = state.resolution
         assert r is not None and r.current is not None
-        return Reveal(rng.choice(reveal_candidates(state, r.current))), actor
+        # mostly what the books expect; now and then whatever is not face up (the disc is the truth)
+        expected = reveal_candidates(state, r.current)
+        return Reveal(rng.choice(expected if expected and rng.random() < 0.8 else a["agents"])), actor
     if kind == "vm.choose_building":
         return ChooseBuilding(rng.choice(a["buildings"])), actor
     if kind == "vm.henchman":
@@ -205,6 +230,10 @@ def settle(t: Table) -> None:
             t.do(AnswerHenchman(False))
         elif r.stage == "gunner":
             t.do(ChooseBuilding(None))
+        elif r.stage == "order":
+            t.do(ChooseOrder("loot"))
+        elif r.stage == "take_loot":
+            t.do(TakeLoot())
         else:
             assert r.stage == "engineer", r
             t.do(EngineerDone())

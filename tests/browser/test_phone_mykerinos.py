@@ -61,6 +61,9 @@ def test_three_phones_play_a_season(tmp_path: Path) -> None:
             await shot(table, "mykerinos-table-counts")
             seq = await confirm(r, table, "[data-action=counts]")
             assert view(r)["survey"]["ranking"] == ["green", "blue"]
+            await settled(green, seq)  # where zone 1 lies: the first row, on the left
+            assert await green.locator("[data-section=survey] [data-where]").inner_text() == "(row 1, left)"
+            await shot(green, "mykerinos-zone-where")
 
             # Green (1st) takes the Lord Lemon parcel worth 3: patron, then points, then confirm.
             await settled(green, seq)

@@ -20,6 +20,7 @@ from playwright.async_api import Page
 
 from companion.app.seats import TABLE_SEAT
 from companion.core import TABLE, Audience
+from companion.games.victorian_masterminds.model import AGENTS
 
 CONFIG = {
     "players": [
@@ -40,6 +41,9 @@ FLOW = {
     "vm.choose_building",
     "vm.henchman",
     "vm.engineer_done",
+    "vm.choose_order",
+    "vm.take_loot",
+    "vm.place_under",
 }
 
 
@@ -66,6 +70,13 @@ async def shows_only_its_own(r: Rig, page: Page, seat: str) -> None:
     assert sorted(map(tuple, shown)) == sorted((p["city"], p["position"], p["agent"] or "") for p in own["placed"])
     heights = await page.locator("[data-height]").evaluate_all("ds => ds.map(d => +d.dataset.height)")
     assert heights == list(own["stacks"].values())
+    # the whole stack being resolved (or the one resolved last): every agent with what it did so far
+    section = "resolution" if own["resolution"] else "last_stack"
+    stack = own["resolution"] or own["last_stack"]
+    steps = await page.locator(f"[data-section={section}] [data-step]").all_inner_texts()
+    assert len(steps) == (len(stack["agents"]) if stack else 0)
+    if stack:
+        assert all(text for text, agent in zip(steps, stack["agents"], strict=True) if agent["done"])
 
 
 async def step(r: Rig, pages: dict[str, Page], rng: random.Random, seen: set[str]) -> str:
@@ -85,6 +96,7 @@ async def step(r: Rig, pages: dict[str, Page], rng: random.Random, seen: set[str
         k
         for k in (
             "vm.reveal",
+            "vm.choose_order",
             "vm.choose_building",
             "vm.engineer_done",
             "vm.henchman",
@@ -93,9 +105,14 @@ async def step(r: Rig, pages: dict[str, Page], rng: random.Random, seen: set[str
             "vm.capture",
             "vm.extra_turn",
             "vm.end_turn",
+            "vm.take_loot",
         )
         if k in kinds
     )
+    if kind == "vm.engineer_done":  # the power may place under a lone agent, or take a waiting loot first
+        kind = rng.choice(sorted(kinds & {"vm.engineer_done", "vm.take_loot", "vm.place_under"}))
+    elif "vm.take_loot" in kinds:
+        kind = "vm.take_loot"
     if kind in ("vm.capture", "vm.extra_turn"):  # after placing: try each scientist action (and ending) in turn
         unseen = [k for k in sorted(kinds) if k.removeprefix("vm.") not in seen]
         kind = rng.choice(unseen or sorted(kinds))
@@ -119,6 +136,19 @@ async def step(r: Rig, pages: dict[str, Page], rng: random.Random, seen: set[str
         await act(r, page, f"[data-choice={kind.removeprefix('vm.')}]", shot_as=shot_as)
     elif kind == "vm.reveal":
         await act(r, page, "[data-choice=reveal] .vm-pick", shot_as=shot_as)
+    elif kind == "vm.choose_order":
+        await act(r, page, f"[data-choice=order] [data-first={rng.choice(option['options'])}]", shot_as=shot_as)
+    elif kind == "vm.take_loot":
+        await act(r, page, "[data-choice=take_loot] [data-take-loot]", shot_as=shot_as)
+    elif kind == "vm.place_under":
+        city = rng.choice(option["cities"])
+        await act(
+            r,
+            page,
+            "[data-choice=place_under] .vm-pick",
+            f"[data-choice=place_under] [data-city={city}]",
+            shot_as=shot_as,
+        )
     elif kind == "vm.choose_building":
         await act(r, page, "[data-choice=choose_building] [data-building]", shot_as=shot_as)
     elif kind == "vm.engineer_done":
@@ -225,5 +255,72 @@ def test_two_phones_and_the_table_play_in_chromium(tmp_path: Path, monkeypatch: 
             assert await table.locator("[data-player]").count() == 2
             assert await p1.locator("[data-player]").count() == 2
             assert await table.locator(".vm-log").count() >= 5
+
+    asyncio.run(scenario())
+
+
+@pytest.mark.slow
+def test_the_order_the_steam_mole_and_the_whole_stack_on_phones(tmp_path: Path) -> None:
+    """Blue's Gunner in Rome is asked loot or ability first on Blue's phone (the ability first, then the
+    loot once the segment is recorded); Red's Engineer places its next agent under London's lone agent
+    from Red's phone; both phones show every agent of the stack with what it did."""
+    config = {**CONFIG, "first_player": "p1"}
+
+    async def scenario() -> None:
+        async with rig(tmp_path, "victorian_masterminds", config) as r, chromium() as browser:
+            await table_do(r, {"kind": "vm.start"})
+            for seat, city, agent in (("p1", "london", None), ("p2", "rome", "gunner"), ("p1", "rome", "engineer")):
+                await table_do(r, {"kind": "vm.place", "seat": seat, "city": city, "agent": agent, "recycle": False})
+            pages = await open_phones(r, browser, SEATS)
+            p1, p2 = pages["p1"], pages["p2"]
+            assert await p2.locator("[data-choice=order] [data-first]").count() == 2
+            assert await p1.locator("[data-choice=order]").count() == 0  # Blue's question, not Red's
+            await act(r, p2, "[data-choice=order] [data-first=ability]", shot_as="vm-order")
+            await act(r, p2, "[data-choice=choose_building] [data-building=furnace]")
+            await settled(p2, r.table.seq)
+            assert "captured the Furnace" in await p2.locator("[data-section=resolution] [data-step='0']").inner_text()
+            await act(r, p2, "[data-choice=take_loot] [data-take-loot]", shot_as="vm-take-loot")
+            assert view(r)["players"][1]["codex"] == 1
+
+            # Red's Engineer: Rome's codex waits (the power may build the codex segment); the steam mole
+            await settled(p1, r.table.seq)
+            assert await p1.locator("[data-choice=take_loot] [data-take-loot]").count() == 1
+            # its pile is not exact (London's agent went out unnamed): the phone names the one it places
+            top = await p1.locator("[data-choice=place_under] .vm-pick").first.get_attribute("data-agent")
+            assert top
+            await act(
+                r,
+                p1,
+                f"[data-choice=place_under] .vm-pick[data-agent={top}]",
+                "[data-choice=place_under] [data-city=london]",
+                shot_as="vm-place-under",
+            )
+            assert snapshot(r, Audience.of_seat("p1"))["view"]["placed"][0] == {
+                "city": "london",
+                "position": 1,
+                "height": 2,
+                "agent": top,
+            }
+            await act(r, p1, "[data-choice=engineer_done]")
+            # London (2 players: full at 2) turned over right after Rome: Red's agents, the one from under first
+            res = view(r)["resolution"]
+            assert res["city"] == "london" and res["agents"][0]["agent"] == top
+            while view(r)["resolution"] is not None:
+                waiting = view(r)["resolution"]["waiting"]
+                if waiting["kind"] == "reveal":
+                    agent = next(a for a in AGENTS if a not in (top, "engineer"))
+                    await table_do(r, {"kind": "vm.reveal", "agent": agent})
+                elif waiting["kind"] == "henchman":
+                    await table_do(r, {"kind": "vm.henchman", "met": False, "reward": None, "label": None})
+                elif waiting["kind"] == "gunner":
+                    await table_do(r, {"kind": "vm.choose_building", "building": None})
+                elif waiting["kind"] == "engineer":
+                    await table_do(r, {"kind": "vm.engineer_done"})
+                else:
+                    await table_do(r, {"kind": "vm.choose_order", "first": "loot"})
+            await settled(p2, r.table.seq)
+            steps = await p2.locator("[data-section=last_stack] [data-step]").all_inner_texts()
+            assert len(steps) == 2 and all(steps), steps
+            await shot(p2, "vm-last-stack")
 
     asyncio.run(scenario())

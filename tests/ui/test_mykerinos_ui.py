@@ -25,7 +25,18 @@ def test_mykerinos_survey(app: AppProcess) -> None:
     app.tap("new.start")
     app.wait_screen("game")
     app.screenshot("myk_table_setup")
+    # the museum board's layout: a ring of five 2-rooms here (switchable until a room is taken)
+    app.tap("game.options")
+    app.tap("myk.options.layout")
+    app.wait(lambda s: "myk.layout.ring5" in s["tids"], what="the layout dialog")
+    app.screenshot("myk_layout_dialog")
+    app.tap("myk.layout.ring5")
+    app.wait(lambda s: "myk.room.5-1:2" in s["tids"], what="the ring's fifth 2-room")
     app.tap("myk.draw_start_player")
+    state = app.wait(lambda s: "myk.start_player" in s["tids"], what="who was drawn")
+    drawn = state["tids"]["myk.start_player"]["text"].removeprefix("Start player: ")
+    assert drawn in ("Blue", "Red", "Green") and state["toast"] == f"Drawn: {drawn} starts."
+    app.screenshot("myk_table_start_drawn")
     app.tap("myk.draw_patrons")
     state = app.wait(lambda s: "myk.pass" in s["tids"], what="season 1")
     assert "Season 1/4" in state["tids"]["game.status"]["text"]
@@ -56,11 +67,19 @@ def test_mykerinos_survey(app: AppProcess) -> None:
     app.tap("myk.counts.done")
     state = app.wait(lambda s: "myk.take_parcel" in s["tids"], what="the first choice")
     assert "rank 1" in state["tids"]["myk.prompt"]["text"]
+    assert state["tids"]["myk.zone_where"]["text"] == "Zone 1 of 4 · row 1 from the board, left"
     app.screenshot("myk_table_survey_choice")
 
-    # 1st takes a parcel: Lady Violet on the back, 3 points on the front.
+    # 1st takes a parcel: Lady Violet on the back, 3 points on the front. Nothing is preselected,
+    # so OK before reading the card records nothing; a patron's parcel is never worth 5.
     app.tap("myk.take_parcel")
-    app.wait(lambda s: s["dialog"])
+    state = app.wait(lambda s: s["dialog"])
+    assert "myk.parcel.points.5" not in state["tids"] and "myk.parcel.points.3" in state["tids"]
+    app.screenshot("myk_parcel_dialog_empty")
+    seq = state["seq"]
+    app.tap("myk.parcel.ok")
+    state = app.wait(lambda s: s["toast"] != "", what="the refusal")
+    assert "patron" in state["toast"] and state["seq"] == seq and state["dialog"]
     app.tap("myk.parcel.patron.lady_violet")
     app.tap("myk.parcel.points.3")
     app.screenshot("myk_parcel_dialog")
@@ -75,13 +94,14 @@ def test_mykerinos_survey(app: AppProcess) -> None:
     app.tap("myk.museum")
     state = app.wait(lambda s: "myk.room.cancel" in s["tids"])
     offered = {t.split("myk.pick.", 1)[1] for t in state["tids"] if t.startswith("myk.pick.")}
-    assert offered == {f"{w}:3" for w in range(1, 6)} | {f"{w}-{w + 1}:2" for w in range(1, 5)}, offered
+    assert offered == {f"{w}:3" for w in range(1, 6)} | {f"{w}-{w + 1}:2" for w in range(1, 5)} | {"5-1:2"}, offered
     app.screenshot("myk_table_museum_choice")
     app.tap("myk.pick.1:3")
     state = app.wait(lambda s: "myk.count.green.plus" in s["tids"], what="zone 2")
     second = next(s for s in ("blue", "red") if s != first)
 
-    # Zone 2: green alone takes a parcel; the board is empty, the season ends by itself.
+    # Zone 2 (row 1, right): green alone takes a parcel; the board is empty, the season ends by itself.
+    state = app.wait(lambda s: "row 1 from the board, right" in s["tids"]["myk.zone_where"]["text"])
     app.tap("myk.count.green.plus")
     app.tap("myk.counts.done")
     app.tap("myk.take_parcel")

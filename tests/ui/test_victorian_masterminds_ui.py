@@ -48,10 +48,16 @@ def test_victorian_masterminds_stack_resolution(app: AppProcess) -> None:
         lambda s: "vm.place.london" in s["tids"] and s["tids"]["vm.stack.london"]["text"] == "0",
         what="the stack resolved",
     )
+    # the whole resolution stays in view until something else happens; the scores are a tap away
+    assert state["tids"]["vm.stack.title"]["text"] == "The stack in London was resolved"
+    assert state["tids"]["vm.step.0.ability"]["text"] == "captures the Factory (+1 bolt)"
+    assert state["tids"]["vm.step.0.loot"]["text"] == "+1 copper"
+    app.screenshot("vm_table_after_resolution")
+    app.tap("vm.stack.scores")
+    state = app.wait(lambda s: "vm.tally.p1.buildings" in s["tids"], what="the scores")
     assert state["tids"]["vm.tally.p1.buildings"]["text"] == "1"
     assert state["tids"]["vm.tally.p1.score"]["text"] == "2"  # 2 per building
     assert state["tids"]["vm.level"]["text"] == "2"
-    app.screenshot("vm_table_after_resolution")
 
     # The log tells what happened, in words.
     app.tap("game.options")
@@ -70,3 +76,82 @@ def test_victorian_masterminds_stack_resolution(app: AppProcess) -> None:
     app.tap("new.start")  # no need to enter it again
     app.wait_screen("game")
     assert app.state()["toast"] == ""
+
+
+def test_victorian_masterminds_order_steam_mole_undo_and_the_whole_stack(app: AppProcess) -> None:
+    """The start level asked in view before Start; a Gunner in Rome asked loot or ability first; an
+    Engineer's steam mole placing under a lone agent; the whole stack shown step by step and after it
+    was resolved; a wrongly tapped reveal taken back with Undo."""
+    app.tap("start.new")
+    app.tap("new.victorian_masterminds")
+    app.tap("setup.vm.players.2")
+    state = app.wait(lambda s: "setup.vm.level.value" in s["tids"])
+    level = state["tids"]["setup.vm.level.value"]
+    assert level["text"] == "?" and not level.get("scrolled_away")  # not a value yet, and in view
+    assert not state["tids"]["new.start"].get("scrolled_away")
+    app.screenshot("vm_setup_level_unknown")
+    app.tap("setup.vm.level.minus")  # − enters 0, then + makes it 1
+    app.wait(lambda s: s["tids"]["setup.vm.level.value"]["text"] == "0")
+    app.tap("setup.vm.level.plus")
+    app.wait(lambda s: s["tids"]["setup.vm.level.value"]["text"] == "1")
+    app.tap("new.start")
+    app.wait_screen("game")
+    app.tap("vm.start")
+    state = app.wait(lambda s: "vm.place.london" in s["tids"], what="the first placement")
+
+    # Red leaves an agent alone in London; Blue and Red fill Rome (2 players: 2 agents)
+    app.tap("vm.place.london")
+    state = app.wait_seq(state["seq"] + 1)
+    app.tap("vm.place.rome")
+    state = app.wait_seq(state["seq"] + 1)
+    app.tap("vm.place.rome")
+    state = app.wait(lambda s: "vm.reveal.gunner" in s["tids"], what="Blue's reveal")
+    assert state["tids"]["vm.stack.title"]["text"].startswith("The stack in Rome")  # the whole stack below
+    app.tap("vm.reveal.gunner")  # Blue's Gunner: its furnace's copper could complete the codex segment
+    state = app.wait(lambda s: "vm.order.ability" in s["tids"], what="the order question")
+    assert "vm.order.loot" in state["tids"] and state["tids"]["vm.question"]["text"].startswith("Blue")
+    app.screenshot("vm_table_order")
+    app.tap("vm.order.ability")
+    app.wait(lambda s: "vm.building.furnace" in s["tids"], what="the Gunner's choice")
+    app.tap("vm.building.furnace")
+    state = app.wait(lambda s: "vm.take_loot" in s["tids"], what="the loot waiting")
+    assert "captures the Furnace" in state["tids"]["vm.step.0.ability"]["text"]
+    assert state["tids"]["vm.step.0.loot"]["text"] == ""  # not taken yet
+    app.screenshot("vm_table_take_loot")
+    app.tap("vm.take_loot")
+    state = app.wait(lambda s: "vm.reveal.engineer" in s["tids"], what="Red's reveal")
+    assert state["tids"]["vm.step.0.loot"]["text"] == "+1 codex"
+
+    # Red's Engineer: the power comes before Rome's codex (the machine might complete its codex
+    # segment); the steam mole puts Red's next agent under London's lone agent
+    app.tap("vm.reveal.engineer")
+    state = app.wait(lambda s: "vm.under" in s["tids"], what="the Engineer's stage")
+    assert {"vm.take_loot", "vm.engineer_done", "vm.engineer.adjust"} <= set(state["tids"])
+    app.screenshot("vm_table_engineer")
+    app.tap("vm.under")
+    app.wait(lambda s: "vm.under.london" in s["tids"], what="the steam mole's cities")
+    app.screenshot("vm_table_under")
+    app.tap("vm.under.london")
+    state = app.wait(lambda s: s["tids"]["vm.stack.london"]["text"] == "2", what="two agents in London")
+    app.tap("vm.engineer_done")
+    # Rome is done; London now holds two and turns over at once: Red's agent from under goes first
+    state = app.wait(
+        lambda s: "vm.reveal.saboteur" in s["tids"] and s["tids"]["vm.stack.title"]["text"].endswith("first"),
+        what="London's reveal",
+    )
+    assert "London" in state["tids"]["vm.stack.title"]["text"]
+    app.tap("vm.reveal.saboteur")
+    state = app.wait(lambda s: "vm.reveal.number_two" in s["tids"], what="the second reveal")
+    app.tap("vm.reveal.henchman")  # a wrong tap: the disc shows a Number Two
+    state = app.wait(lambda s: "vm.henchman.no" in s["tids"] or "vm.stack.scores" in s["tids"], what="after it")
+    assert "game.undo" in state["tids"]  # a step of a resolution can be taken back at the table
+    app.tap("game.undo")
+    app.tap("confirm.yes")
+    state = app.wait(lambda s: "vm.reveal.number_two" in s["tids"], what="the reveal asked again")
+    app.tap("vm.reveal.number_two")
+    state = app.wait(lambda s: "vm.place.london" in s["tids"] or "vm.end_turn" in s["tids"], what="the next turn")
+    assert state["tids"]["vm.stack.title"]["text"] == "The stack in London was resolved"
+    assert "loot twice" in state["tids"]["vm.step.1.ability"]["text"]
+    app.screenshot("vm_table_last_stack")
+    app.tap("vm.stack.scores")
+    state = app.wait(lambda s: "vm.tally.p1.score" in s["tids"], what="the scores again")

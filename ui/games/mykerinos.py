@@ -69,6 +69,7 @@ class TableView(base.TableView):
         self.counts_zone: int | None = None
         self.room_for: str | None = None  # "museum" or "sir_brown": the next tap on a legal room
         self.patron_order: list[str] = []  # patrons entered by hand for wings 1..5
+        self.drew_start = False  # "Draw the start player" was tapped: say who was drawn once it is known
 
     # -- reading the snapshot -----------------------------------------------------------------------
     def actions(self) -> dict[str, JSONObject]:
@@ -107,9 +108,24 @@ class TableView(base.TableView):
         winners = [self.colour_name(txt(w)) for w in seq_of(obj(obj(msg.get("view")).get("result")).get("winners"))]
         return self.t("ui.myk.winner", players=" & ".join(winners)) if winners else ""
 
+    def zone_where(self) -> str:
+        """Where the zone under survey lies on the table: "Zone 3 of 4 · row 2, left"."""
+        survey = obj(self.view.get("survey"))
+        return self.t(
+            "ui.myk.zone_where",
+            zone=num(survey.get("zone")),
+            zones=num(survey.get("of")),
+            row=num(survey.get("row")),
+            side=self.t(f"ui.myk.side.{txt(survey.get('side'), 'left')}"),
+        )
+
     # -- the screen -------------------------------------------------------------------------------
     def build(self) -> None:
         acts = self.actions()
+        drawn = txt(self.view.get("start_player"))
+        if self.drew_start and drawn:
+            self.drew_start = False
+            self.app.toast.show(self.t("ui.myk.start_player_drawn", player=self.colour_name(drawn)), "info")
         if self.room_for == "museum" and "myk.museum" not in acts:
             self.room_for = None
         if self.room_for == "sir_brown" and "myk.sir_brown" not in acts:
@@ -239,6 +255,7 @@ class TableView(base.TableView):
             return self.setup_panel(box, acts)
         if "myk.zone_counts" in acts:
             survey = obj(v.get("survey"))
+            box.add_widget(Lbl(self.zone_where(), bold=True, colour=theme.WARN, one_line=True, tid="myk.zone_where"))
             box.add_widget(
                 Lbl(
                     self.t("ui.myk.counts", zone=num(survey.get("zone")), zones=num(survey.get("of"))),
@@ -327,7 +344,7 @@ class TableView(base.TableView):
             row.add_widget(
                 Btn(
                     self.t("ui.myk.draw_start_player"),
-                    lambda: self.send({"kind": "myk.draw_start_player"}),
+                    self.draw_start,
                     tid="myk.draw_start_player",
                     size=theme.FONT_SMALL,
                 )
@@ -355,8 +372,17 @@ class TableView(base.TableView):
                 Btn(self.t("ui.myk.enter_patrons"), self.enter_patrons, tid="myk.enter_patrons", size=theme.FONT_SMALL)
             )
         box.add_widget(row)
+        start = txt(self.view.get("start_player"))
+        if start:  # drawn or chosen, while the patrons are still to be laid out
+            box.add_widget(
+                Lbl(self.t("ui.myk.start_player_is", player=self.colour_name(start)), bold=True, tid="myk.start_player")
+            )
         box.add_widget(Widget())
         return box
+
+    def draw_start(self) -> None:
+        self.drew_start = True
+        self.send({"kind": "myk.draw_start_player"})
 
     def choose_start(self, action: JSONObject) -> None:
         box = fit_height(vbox())
@@ -418,6 +444,7 @@ class TableView(base.TableView):
         counts = obj(survey.get("counts"))
         ranking = [txt(c) for c in seq_of(survey.get("ranking"))]
         ranked = ", ".join(f"{i + 1}. {self.colour_name(c)} ({num(counts.get(c))})" for i, c in enumerate(ranking))
+        box.add_widget(Lbl(self.zone_where(), bold=True, colour=theme.WARN, one_line=True, tid="myk.zone_where"))
         box.add_widget(
             Lbl(
                 self.t("ui.myk.ranking", ranking=ranked or "–", parcels=num(survey.get("parcels"))),
@@ -521,7 +548,8 @@ class TableView(base.TableView):
         options: list[tuple[Any, str]] = [(p, self.patron(p)) for p in patrons]
         if action.get("blank"):
             options.append(("none", self.t("ui.myk.blank_card", points=num(action.get("blank_points"), 5))))
-        form: dict[str, Any] = {"patron": patrons[0] if patrons else "none", "points": points[0] if points else 0}
+        # nothing preselected: OK without reading the card would record a wrong parcel
+        form: dict[str, Any] = {"patron": None, "points": None}
         body = fit_height(vbox(spacing=dp(8)))
         body.add_widget(Lbl(self.t("ui.myk.parcel_patron"), colour=theme.MUTED, size_hint_y=None, height=dp(22)))
         body.add_widget(
@@ -539,6 +567,10 @@ class TableView(base.TableView):
         dialog = Dialog(self.t("ui.myk.parcel_title", player=self.colour_name(seat)), body, width=dp(640))
 
         def ok() -> None:
+            if form["patron"] is None or (form["patron"] != "none" and form["points"] is None):
+                missing = "ui.myk.parcel_need_patron" if form["patron"] is None else "ui.myk.parcel_need_points"
+                self.app.toast.show(self.t(missing), "error")
+                return
             dialog.dismiss()
             patron = None if form["patron"] == "none" else form["patron"]
             value = num(action.get("blank_points"), 5) if patron is None else form["points"]
@@ -656,7 +688,33 @@ class TableView(base.TableView):
         out: list[tuple[str, Callable[[], object], str]] = []
         if "myk.correct_score" in acts:
             out.append((self.t("ui.myk.correct_score"), self.score_dialog, "myk.options.score"))
+        if "myk.set_layout" in acts:
+            out.append((self.t("ui.myk.set_layout"), self.layout_dialog, "myk.options.layout"))
         return out
+
+    def layout_dialog(self) -> None:
+        """Row of four 2-rooms or ring of five: switchable until the first archaeologist enters the museum."""
+        layouts = [txt(x) for x in seq_of(self.actions().get("myk.set_layout", {}).get("layouts"))]
+        box = fit_height(vbox(spacing=dp(6)))
+        current = txt(self.view.get("layout"))
+        box.add_widget(
+            Lbl(
+                self.t("ui.myk.layout_now", layout=self.t(f"ui.settings.myk.{current}")),
+                size=theme.FONT_SMALL,
+                colour=theme.MUTED,
+                wrap=True,
+            )
+        )
+        dialog = Dialog(self.t("ui.settings.myk.layout"), box)
+        for layout in layouts:
+
+            def chosen(layout: str = layout) -> None:
+                dialog.dismiss()
+                self.send({"kind": "myk.set_layout", "layout": layout})
+
+            box.add_widget(Btn(self.t(f"ui.settings.myk.{layout}"), chosen, tid=f"myk.layout.{layout}"))
+        dialog.add_button(Btn(self.t("ui.cancel"), dialog.dismiss, tid="confirm.no"))
+        dialog.open()
 
     def score_dialog(self) -> None:
         seats = [txt(s) for s in seq_of(self.view.get("seats"))]

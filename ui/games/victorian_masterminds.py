@@ -43,6 +43,22 @@ CITIES = ("london", "moscow", "washington", "paris", "rome")
 COLOURS = ("red", "blue", "green", "yellow")
 UNLOCKS = ("none", "lab_cell", "codex", "bonus_power")  # the values of vm.record_segment's ``unlock``
 TALLY = ("buildings", "codex", "scientists", "missions", "segments", "chaos_tokens")
+# log lines that belong to turning a stack over: while the newest line is one of them, the screen
+# shows the stack's whole resolution where the tally usually is
+STACK_LINES = frozenset(
+    {
+        "vm.log.flipped",
+        "vm.log.agent",
+        "vm.log.captured",
+        "vm.log.mission",
+        "vm.log.engineer",
+        "vm.log.order",
+        "vm.log.placed_under",
+        "vm.log.reshuffled",
+        "vm.log.final_round",
+        "vm.log.final_resolution",
+    }
+)
 
 
 class TableView(base.TableView):
@@ -52,6 +68,7 @@ class TableView(base.TableView):
         super().__init__(app, **kwargs)
         self.recycling: str | None = None  # a discard agent chosen for recycling; next: the city
         self.scanned: list[str] = []  # seats whose next agent disc was scanned on a reader
+        self.scores_instead: int | None = None  # the log line after which the tally was asked for
 
     def on_agents(self, seats: list[str]) -> None:
         self.redraw(scanned=seats)
@@ -110,7 +127,105 @@ class TableView(base.TableView):
         top = hbox(self.level_panel(), self.firepower_panel(), self.action_panel(), size_hint_y=None, height=dp(150))
         self.add_widget(top)
         self.add_widget(self.cities_row())
-        self.add_widget(self.tally())
+        stack = self.stack_to_show()
+        self.add_widget(self.stack_panel(stack) if stack else self.tally())
+
+    def stack_to_show(self) -> JSONObject | None:
+        """The stack being resolved, or the one resolved last while nothing else happened since
+        (unless the tally was asked for meanwhile)."""
+        current = obj(self.view.get("resolution"))
+        lines = seq_of(self.view.get("log"))
+        newest = obj(lines[-1]) if lines else {}
+        if self.scores_instead is not None and self.scores_instead == num(newest.get("n")):
+            return None
+        if current:
+            return current
+        last = obj(self.view.get("last_stack"))
+        if last and txt(newest.get("what")) in STACK_LINES and txt(self.view.get("phase")) != "ended":
+            return last
+        return None
+
+    def show_scores(self) -> None:
+        lines = seq_of(self.view.get("log"))
+        self.redraw(scores_instead=num(obj(lines[-1]).get("n")) if lines else 0)
+
+    def gains_text(self, gains: JSON) -> str:
+        parts = []
+        for g in seq_of(gains):
+            g = obj(g)
+            res, amount, lost = txt(g.get("resource")), num(g.get("amount")), num(g.get("lost"))
+            words = self.t(f"ui.vm.gain.{res}", n=amount)
+            if res == "codex" and amount and num(g.get("value"), 1) == 2:
+                words += " " + self.t("ui.vm.gain.worth2")
+            if lost:
+                words += " " + self.t("ui.vm.gain.lost", n=lost)
+            parts.append(words)
+        return ", ".join(parts)
+
+    def step_text(self, a: JSONObject) -> tuple[str, str]:
+        """(the city's loot, what the ability did) for one agent of a turned-over stack."""
+        loot = self.gains_text(a.get("loot"))
+        outcome = txt(a.get("outcome"))
+        if a.get("building"):  # shown from the capture on (the loot may still wait)
+            ability = self.t("ui.vm.step.captured", building=self.name("building", txt(a.get("building"))))
+        elif a.get("mission"):
+            ability = self.t("ui.vm.step.mission", reward=num(a.get("mission")))
+        elif not outcome:
+            ability = self.t("ui.vm.step.pending")
+        else:
+            ability = self.t(f"ui.vm.outcome.{outcome}")
+        gains = self.gains_text(a.get("gains"))
+        if gains and not a.get("mission"):
+            ability += f" ({gains})"
+        if a.get("ability_first"):
+            ability = self.t("ui.vm.step.ability_first") + " – " + ability
+        return loot, ability
+
+    def stack_panel(self, r: JSONObject) -> Widget:
+        """Every agent of the stack, first placed first: its loot and what its ability did."""
+        current = self.view.get("resolution") is not None
+        city = self.name("city", txt(r.get("city")))
+        title = self.t("ui.vm.stack.now" if current else "ui.vm.stack.last", city=city)
+        head = hbox(
+            Lbl(title, bold=True, one_line=True, tid="vm.stack.title"),
+            Btn(
+                self.t("ui.vm.stack.scores"),
+                self.show_scores,
+                tid="vm.stack.scores",
+                width=dp(130),
+                height=theme.TOUCH_SMALL,
+                size=theme.FONT_SMALL,
+            ),
+            size_hint_y=None,
+            height=theme.TOUCH_SMALL,
+        )
+        grid = autogrid(3, (dp(6), dp(2)), row_force_default=True, row_default_height=dp(26))
+        index = num(r.get("index"))
+        for i, a in enumerate(seq_of(r.get("agents"))):
+            a = obj(a)
+            seat = txt(a.get("seat"))
+            agent = a.get("agent")
+            name = self.name("agent", agent) if isinstance(agent, str) else "?"
+            chip = Chip(
+                f"{self.seat_label(seat)} · {name}",
+                theme.player_colour(self.colour_of(seat)),
+                theme.on_player_colour(self.colour_of(seat)),
+                size=dp(14),
+                bold=current and i == index,
+                width=dp(210),
+            )
+            chip.opacity = 1.0 if not current or i >= index else 0.8
+            loot, ability = self.step_text(a)
+            if a.get("cancelled") and not a.get("outcome"):
+                ability = self.t("ui.vm.sabotaged")
+            grid.add_widget(chip)
+            grid.add_widget(
+                Lbl(loot, size=dp(14), one_line=True, size_hint_x=None, width=dp(180), tid=f"vm.step.{i}.loot")
+            )
+            grid.add_widget(Lbl(ability, size=dp(14), one_line=True, tid=f"vm.step.{i}.ability"))
+        panel = Panel(head, grid, Widget(), orientation="vertical", padding=dp(4), spacing=dp(2))
+        panel.tid = "vm.stack"
+        return panel
 
     def level_panel(self) -> Widget:
         v = self.view
@@ -518,6 +633,22 @@ class TableView(base.TableView):
             for agent in seq_of(acts["vm.reveal"].get("agents")):
                 a = txt(agent)
                 answer(self.name("agent", a), {"kind": "vm.reveal", "agent": a}, f"vm.reveal.{a}")
+        if "vm.choose_order" in acts:
+            for first in seq_of(acts["vm.choose_order"].get("options")):
+                f = txt(first)
+                answer(self.t(f"ui.vm.order.{f}"), {"kind": "vm.choose_order", "first": f}, f"vm.order.{f}")
+        if "vm.take_loot" in acts:
+            if kind == "engineer":  # the power began before the loot: it waits for the owner
+                box.add_widget(
+                    Lbl(
+                        self.t("ui.vm.loot_waits", city=self.name("city", city)),
+                        size=theme.FONT_SMALL,
+                        colour=theme.MUTED,
+                        one_line=True,
+                        tid="vm.loot_waits",
+                    )
+                )
+            answer(self.t("ui.vm.take_loot"), {"kind": "vm.take_loot"}, "vm.take_loot", theme.GOOD)
         if "vm.choose_building" in acts:
             for building in seq_of(acts["vm.choose_building"].get("buildings")):
                 b = building if isinstance(building, str) else None
@@ -525,6 +656,9 @@ class TableView(base.TableView):
                 answer(label, {"kind": "vm.choose_building", "building": b}, f"vm.building.{b or 'none'}")
         if "vm.henchman" in acts:
             if acts["vm.henchman"].get("reward_needed"):
+                box.add_widget(
+                    Lbl(self.t("ui.vm.met_reward_note"), size=theme.FONT_SMALL, colour=theme.MUTED, wrap=True)
+                )
                 for reward in (2, 3, 4):  # the mission card's printed reward, asked only when unknown
                     answer(
                         self.t("ui.vm.met_reward", reward=reward),
@@ -554,6 +688,17 @@ class TableView(base.TableView):
                     height=theme.TOUCH_SMALL,
                 )
             )
+            if "vm.place_under" in acts:
+                under = acts["vm.place_under"]
+                answers.append(
+                    Btn(
+                        self.t("ui.vm.under"),
+                        lambda: self.under_dialog(under),
+                        tid="vm.under",
+                        size=theme.FONT_SMALL,
+                        height=theme.TOUCH_SMALL,
+                    )
+                )
             answer(self.t("ui.vm.engineer_done"), {"kind": "vm.engineer_done"}, "vm.engineer_done", theme.GOOD)
         if answers:
             grid = autogrid(min(5, len(answers)), dp(4))
@@ -564,6 +709,23 @@ class TableView(base.TableView):
             box.add_widget(Lbl(self.t("ui.vm.on_phone"), size=theme.FONT_SMALL, colour=theme.MUTED, wrap=True))
         box.add_widget(Widget())
         return box
+
+    def under_dialog(self, action: JSONObject) -> None:
+        """The steam mole: the owner's next agent goes under an agent lying alone in a city."""
+        seat = txt(action.get("seat"))
+        box = fit_height(vbox(spacing=dp(6)))
+        box.add_widget(Lbl(self.t("ui.vm.under_note"), size=theme.FONT_SMALL, colour=theme.MUTED, wrap=True))
+        dialog = Dialog(self.t("ui.vm.under_where", player=self.seat_label(seat)), box)
+        for c in seq_of(action.get("cities")):
+            city = txt(c)
+
+            def chosen(city: str = city) -> None:
+                dialog.dismiss()
+                self.send({"kind": "vm.place_under", "seat": seat, "city": city, "agent": None})
+
+            box.add_widget(Btn(self.name("city", city), chosen, tid=f"vm.under.{city}"))
+        dialog.add_button(Btn(self.t("ui.cancel"), dialog.dismiss, tid="confirm.no"))
+        dialog.open()
 
     def last_log(self) -> str:
         lines = seq_of(self.view.get("log"))
@@ -579,6 +741,8 @@ class TableView(base.TableView):
             detail = self.name("building", detail)
         elif what == "vm.log.recycled":
             detail = self.name("agent", detail)
+        elif what == "vm.log.order":
+            detail = self.t(f"ui.vm.order.{detail}")
         elif what == "vm.log.ended":
             detail = ", ".join(self.seat_label(s) for s in detail.split(",") if s)
         seat = txt(line.get("seat"))
@@ -813,6 +977,7 @@ class SetupForm(base.SetupForm):
                 Choice([(n, str(n)) for n in (2, 3, 4)], self.count, self._set("count"), tid="setup.vm.players"),
             )
         )
+        self.level_row()
         for i in range(self.count):
 
             def colour(value: Any, i: int = i) -> None:
@@ -853,31 +1018,6 @@ class SetupForm(base.SetupForm):
                 ),
             )
         )
-        known = self.known_level()
-        if self.level is None:
-            self.level = known if known is not None else 0
-
-        def level(value: int) -> None:
-            self.level = value
-            self.level_touched = True
-
-        note = (
-            self.t("ui.vm.setup.level_known")
-            if known is not None
-            else self.t("ui.vm.setup.level_unknown", players=self.count)
-        )
-        self.add_widget(
-            self.row(
-                self.t("ui.vm.setup.level", players=self.count),
-                hbox(
-                    Stepper(self.level, 0, 11, level, tid="setup.vm.level"),
-                    Widget(),
-                    size_hint_y=None,
-                    height=theme.TOUCH,
-                ),
-                note,
-            )
-        )
         self.add_widget(
             self.row(
                 self.t("ui.settings.vm.gunner"),
@@ -897,6 +1037,38 @@ class SetupForm(base.SetupForm):
             )
         )
         self.add_widget(spacer(height=dp(10)))
+
+    def level_row(self) -> None:
+        """The Secret Service start level: the dial's numbers are not known to the companion, so it is
+        asked once per player count and remembered. It comes right under the player count, in view
+        before "Start the game", and shows "?" until it was entered or remembered."""
+        known = self.known_level()
+        if self.level is None:
+            self.level = known if known is not None else 0
+
+        def level(value: int) -> None:
+            self.level = value
+            self.level_touched = True
+            stepper.label.color = theme.TEXT
+
+        missing = known is None and not self.level_touched
+        note = (
+            self.t("ui.vm.setup.level_known")
+            if known is not None
+            else self.t("ui.vm.setup.level_unknown", players=self.count)
+        )
+        stepper = Stepper(self.level, 0, 11, level, tid="setup.vm.level")
+        if missing:  # not a value yet: either button enters one (− gives 0)
+            stepper.label.text = "?"
+            stepper.label.color = theme.WARN
+            stepper.minus.disabled = False
+        self.add_widget(
+            self.row(
+                self.t("ui.vm.setup.level", players=self.count),
+                hbox(stepper, Widget(), size_hint_y=None, height=theme.TOUCH),
+                note,
+            )
+        )
 
     def problem(self) -> str:
         if self.known_level() is None and not self.level_touched:

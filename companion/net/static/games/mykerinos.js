@@ -73,7 +73,7 @@ function mykTurnLine(view, me, { el, t }) {
   const sv = view.survey;
   if (view.phase === "survey" && sv) {
     const w = sv.waiting;
-    const head = t("phone.myk.zone", { zone: sv.zone, of: sv.of });
+    const head = [t("phone.myk.zone", { zone: sv.zone, of: sv.of }), " ", mykWhere(t, sv)];
     if (w.for === "counts") return el("p", { "data-turn": "table" }, el("b", {}, head), " · ", t("phone.myk.wait_counts"));
     const who = w.seat === me ? t("phone.myk.you") : mykChip(el, t, w.seat);
     const what = w.for === "neutral_pick" ? t("phone.myk.picks_neutral") : t("phone.myk.chooses", { rank: w.rank });
@@ -82,12 +82,18 @@ function mykTurnLine(view, me, { el, t }) {
   return null;
 }
 
+/* Where the zone lies on the table: two per row, the first row under the board, left then right. */
+function mykWhere(t, sv) {
+  return t("phone.myk.where", { row: sv.row, side: t("phone.myk.side." + sv.side) });
+}
+
 function mykSurvey(view, { el, t }) {
   const sv = view.survey;
   if (!sv) return null;
   const counts = sv.counts ? Object.entries(sv.counts).map(([c, n]) => el("span", { class: "myk-count" }, mykChip(el, t, c), " ×" + n)) : [];
   return el("section", { "data-section": "survey" },
     el("h2", {}, t("phone.myk.zone", { zone: sv.zone, of: sv.of })),
+    el("div", { class: "muted", "data-where": sv.row + sv.side }, mykWhere(t, sv)),
     sv.counts ? el("div", { class: "row" }, counts.length ? counts : el("span", { class: "muted" }, t("phone.myk.empty_zone"))) : null,
     sv.ranking.length ? el("div", { class: "row", style: "margin-top:8px" }, el("span", { class: "muted" }, t("phone.myk.ranking")),
       sv.ranking.map((c, i) => el("span", {}, `${i + 1}.`, mykChip(el, t, c)))) : null,
@@ -186,20 +192,23 @@ function mykTableTools(view, legal, ctx) {
       has("myk.draw_start_player") ? el("button", { class: "wide", disabled: busy, "data-action": "draw_start_player",
         onclick: () => send({ kind: "myk.draw_start_player" }) }, t("phone.myk.draw_start_player")) : null,
       has("myk.draw_patrons") ? el("button", { class: "wide", disabled: busy, "data-action": "draw_patrons",
-        onclick: () => send({ kind: "myk.draw_patrons" }) }, t("phone.myk.draw_patrons")) : null));
+        onclick: () => send({ kind: "myk.draw_patrons" }) }, t("phone.myk.draw_patrons")) : null,
+      view.start_player ? el("p", { "data-start-player": view.start_player }, t("phone.myk.start_player_is"), " ",
+        mykChip(el, t, view.start_player)) : null));
   }
   const zc = has("myk.zone_counts");
   if (zc) {
     const key = "zone" + zc.zone + ":" + view.season;
     if (!ui.counts || ui.counts.key !== key) {
       ui.counts = { key, n: {} };
-      for (const [c, m] of Object.entries(zc.max)) ui.counts.n[c] = zc.last ? m : 0;
+      for (const c of Object.keys(zc.max)) ui.counts.n[c] = 0;
     }
     const n = ui.counts.n;
     const rows = Object.entries(zc.max).map(([c, m]) => el("div", { class: "stepper", "data-count": c },
       mykChip(el, t, c), stepper(el, n[c], 0, m, busy, (v) => { n[c] = v; rerender(); }),
       el("span", { class: "muted" }, t("phone.myk.of_board", { n: m }))));
-    out.push(el("section", { "data-section": "counts" }, el("h2", {}, t("phone.myk.count_zone", { zone: zc.zone })), rows,
+    const where = view.survey ? el("div", { class: "muted" }, mykWhere(t, view.survey)) : null;
+    out.push(el("section", { "data-section": "counts" }, el("h2", {}, t("phone.myk.count_zone", { zone: zc.zone })), where, rows,
       el("button", { class: "primary wide", style: "margin-top:10px", disabled: busy, "data-action": "counts",
         onclick: () => send({ kind: "myk.zone_counts", counts: Object.entries(n).filter(([, v]) => v > 0) }) }, t("phone.myk.confirm_counts"))));
   }

@@ -9,6 +9,7 @@ const VM_CITIES = ["london", "moscow", "washington", "paris", "rome"];
 const VM_AGENTS = ["number_two", "henchman", "saboteur", "gunner", "engineer"];
 const VM_COUNTERS = ["firepower", "codex", "scientists", "chaos_tokens", "bolts", "copper"];
 const VM_UNLOCKS = ["none", "lab_cell", "codex", "bonus_power"];
+const VM_BUILDINGS = ["factory", "furnace", "university", "monument"];
 
 function vmAgent(el, t, agent) {
   return el("span", { class: "vm-agent a-" + (agent || "unknown"), "data-agent": agent || "" },
@@ -25,7 +26,7 @@ function vmSeatChip(el, t, view, seat) {
 
 function vmDetail(t, detail) {
   return String(detail).split(":").map((w) => (VM_AGENTS.includes(w) ? t("vm.agent." + w)
-    : ["factory", "furnace", "university", "monument"].includes(w) ? t("vm.building." + w)
+    : VM_BUILDINGS.includes(w) ? t("vm.building." + w)
       : t("phone.vm.word." + w) === "phone.vm.word." + w ? w : t("phone.vm.word." + w))).join(" – ");
 }
 
@@ -124,10 +125,30 @@ function vmChoices(view, actions, ctx) {
       sec.append(el("div", { class: "vm-group", "data-choice": "engineer" }, el("div", { class: "muted" }, t("vm.waiting.engineer")),
         vmAdjusters(view, actions, ctx),
         opt(t("phone.vm.engineer_done"), { kind: "vm.engineer_done" }, { class: "wide", "data-choice": "engineer_done" }, is("vm.engineer_done"))));
+    } else if (o.kind === "vm.choose_order") {
+      sec.append(el("div", { class: "vm-group", "data-choice": "order" }, el("div", { class: "muted" }, t("vm.waiting.order")),
+        el("div", { class: "row" }, o.options.map((f) => opt(t("phone.vm.order." + f), { kind: "vm.choose_order", first: f },
+          { "data-first": f }, is("vm.choose_order", { first: f }))))));
+    } else if (o.kind === "vm.take_loot") {
+      // after a Gunner's capture taken first; or at any point of an Engineer's power that began before the loot
+      const during = view.resolution && view.resolution.waiting && view.resolution.waiting.kind === "engineer";
+      sec.append(el("div", { class: "vm-group", "data-choice": "take_loot" },
+        during ? null : el("div", { class: "muted" }, t("vm.waiting.take_loot")),
+        opt(t(during ? "phone.vm.take_loot_now" : "phone.vm.take_loot", { city: t("vm.city." + view.resolution.city) }),
+          { kind: "vm.take_loot" }, { class: "wide", "data-take-loot": "" }, is("vm.take_loot"))));
+    } else if (o.kind === "vm.place_under") {
+      // the steam mole: the owner's next agent goes under an agent lying alone in a city
+      const agents = o.agents ? o.agents : [null];
+      const group = el("div", { class: "vm-group", "data-choice": "place_under" }, el("div", { class: "muted" }, t("phone.vm.under_hint")),
+        el("div", { class: "row" }, agents.map((a) => opt(a ? vmAgent(el, t, a) : t("phone.vm.unidentified"),
+          { kind: "vm.place_under", seat, agent: a, city: is("vm.place_under") ? pick.city : null },
+          { class: "vm-pick", "data-agent": a || "" }, is("vm.place_under", { agent: a })))));
+      if (is("vm.place_under")) group.append(el("div", { class: "muted", style: "margin-top:8px" }, t("phone.vm.under_where")), cityButtons(o.cities, pick));
+      sec.append(group);
     }
   }
   if (pick) {
-    const ready = ["vm.place", "vm.force_resolve"].includes(pick.kind) ? !!pick.city
+    const ready = ["vm.place", "vm.force_resolve", "vm.place_under"].includes(pick.kind) ? !!pick.city
       : pick.kind === "vm.capture" ? !!pick.building : pick.kind === "vm.henchman" ? pick.reward !== 0 : true;
     sec.append(el("div", { class: "row", style: "margin-top:10px" },
       ready ? el("button", { class: "primary", disabled: busy, "data-action": "confirm", onclick: () => {
@@ -166,6 +187,10 @@ function vmSummary(p, t) {
       : t("phone.vm.no_building");
     case "vm.henchman": return p.met ? (p.reward === 0 ? t("phone.vm.reward") : t("phone.vm.met")) : t("phone.vm.not_met");
     case "vm.engineer_done": return t("phone.vm.engineer_done");
+    case "vm.choose_order": return t("phone.vm.order." + p.first);
+    case "vm.take_loot": return t("phone.vm.take_loot_confirm");
+    case "vm.place_under": return p.city ? (p.agent ? t("phone.vm.confirm_under", { agent: t("vm.agent." + p.agent), city })
+      : t("phone.vm.confirm_under_unnamed", { city })) : t("phone.vm.which_city");
     default: return t("phone.confirm");
   }
 }
@@ -240,14 +265,44 @@ function vmStacks(view, { el, t }) {
     el("div", { class: "muted vm-small", style: "margin-top:4px" }, view.seat ? t("phone.vm.position_hint") : t("phone.vm.bshort_legend")));
 }
 
-function vmResolution(view, { el, t }) {
+function vmGains(t, gains) {
+  return gains.map((g) => t("phone.vm.gain." + g.resource, { n: g.amount })
+    + (g.resource === "codex" && g.amount && g.value === 2 ? " " + t("phone.vm.gain.worth2") : "")
+    + (g.lost ? " " + t("phone.vm.gain.lost", { n: g.lost }) : "")).join(", ");
+}
+
+/* What one agent of a turned-over stack did: its loot, then its ability's outcome and what it gave. */
+function vmStep(a, t) {
+  const parts = [];
+  if (a.ability_first) parts.push(t("phone.vm.step.ability_first"));
+  if (a.loot.length) parts.push(t("phone.vm.step.loot", { gains: vmGains(t, a.loot) }));
+  // a capture or a mission shows from the moment it happens (the loot may still wait)
+  const words = a.building ? t("phone.vm.step.captured", { building: t("vm.building." + a.building) })
+    : a.mission ? t("phone.vm.step.mission", { n: a.mission }) : a.outcome ? t("phone.vm.word." + a.outcome) : "";
+  if (words) parts.push(words + (a.gains.length && !a.mission ? " (" + vmGains(t, a.gains) + ")" : ""));
+  return parts.join(" · ");
+}
+
+function vmStack(view, r, { el, t }, current) {
+  return el("ol", { class: "vm-res" }, r.agents.map((a, i) => el("li", {
+    class: (a.done ? "done" : "") + (current && i === r.index ? " now" : ""), "data-index": i },
+  vmSeatChip(el, t, view, a.seat), " ", vmAgent(el, t, a.agent),
+  a.cancelled ? el("span", { class: "muted" }, " " + t("phone.vm.sabotaged")) : null, a.done ? " ✓" : "",
+  el("div", { class: "vm-small muted", "data-step": i }, vmStep(a, t)))));
+}
+
+function vmResolution(view, ctx) {
+  const { el, t } = ctx;
   const r = view.resolution;
-  if (!r) return null;
-  return el("section", { "data-section": "resolution" },
-    el("h2", {}, t("phone.vm.resolution", { city: t("vm.city." + r.city) }), " · ", t("phone.vm.reason." + r.reason)),
-    el("ol", { class: "vm-res" }, r.agents.map((a, i) => el("li", { class: (a.done ? "done" : "") + (i === r.index ? " now" : ""),
-      "data-index": i }, vmSeatChip(el, t, view, a.seat), " ", vmAgent(el, t, a.agent),
-      a.cancelled ? el("span", { class: "muted" }, " " + t("phone.vm.sabotaged")) : null, a.done ? " ✓" : ""))));
+  if (r) {
+    return el("section", { "data-section": "resolution" },
+      el("h2", {}, t("phone.vm.resolution", { city: t("vm.city." + r.city) }), " · ", t("phone.vm.reason." + r.reason)),
+      vmStack(view, r, ctx, true));
+  }
+  const last = view.last_stack;
+  if (!last) return null;
+  return el("section", { "data-section": "last_stack" },
+    el("h2", {}, t("phone.vm.last_stack", { city: t("vm.city." + last.city) })), vmStack(view, last, ctx, false));
 }
 
 function vmTally(p, { el, t }, big) {
@@ -315,7 +370,7 @@ export const render = (state, ctx) => {
   const flow = actions.filter((a) => !["vm.adjust", "vm.record_segment", "vm.remove_segment", "vm.set_mission"].includes(a.kind));
   if (ui.seq !== state.seq) { ui.vm = null; ui.seq = state.seq; }  // a choice is made against one state only
   if (flow.length) out.append(vmChoices(view, flow.concat(actions.filter((a) => a.kind === "vm.adjust")), ctx));
-  if (view.resolution) out.append(vmResolution(view, ctx));
+  if (view.resolution || view.last_stack) out.append(vmResolution(view, ctx));
   if (me) out.append(vmPile(view, ctx));
   out.append(vmStacks(view, ctx));
   if (me) out.append(el("section", { "data-section": "tally" }, el("h2", {}, t("phone.vm.my_tally")), vmTally(me, ctx, true)));

@@ -114,6 +114,8 @@ class MykerinosSummary:
             return Line(f"myk.sum.did.excavate_{txt(intent.get('action'))}", params)
         if kind == "myk.neutral":
             return Line(f"myk.sum.did.neutral_{txt(intent.get('action'))}", params)
+        if kind == "myk.set_layout":
+            params["layout"] = t(f"myk.sum.layout.{txt(intent.get('layout'))}")
         if kind == "myk.take_parcel":
             params["patron"] = _patron(intent.get("patron"))
             params["points"] = num(intent.get("points"))

@@ -151,6 +151,8 @@ class VictorianMastermindsSummary:
             params["building"] = t(f"vm.building.{txt(building)}") if building else t("vm.sum.none")
         if kind == "vm.henchman":
             return Line("vm.sum.did.henchman_met" if intent.get("met") else "vm.sum.did.henchman_not_met")
+        if kind == "vm.choose_order":
+            return Line("vm.sum.did.ability_first" if intent.get("first") == "ability" else "vm.sum.did.loot_first")
         return Line(f"vm.sum.did.{kind.removeprefix('vm.')}", params)
 
     def choices(self, legal: JSON) -> list[tuple[str, JSONObject]]:

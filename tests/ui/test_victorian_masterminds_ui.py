@@ -120,7 +120,7 @@ def test_victorian_masterminds_order_steam_mole_undo_and_the_whole_stack(app: Ap
     app.screenshot("vm_table_take_loot")
     app.tap("vm.take_loot")
     state = app.wait(lambda s: "vm.reveal.engineer" in s["tids"], what="Red's reveal")
-    assert state["tids"]["vm.step.0.loot"]["text"] == "+1 codex"
+    assert state["tids"]["vm.step.0.loot"]["text"] == "+1 codex token"
 
     # Red's Engineer: the power comes before Rome's codex (the machine might complete its codex
     # segment); the steam mole puts Red's next agent under London's lone agent

@@ -111,9 +111,9 @@ ENTRIES_GOLDEN = GOLDEN.with_name("victorian_masterminds_table_entries.txt")
 
 
 def entries_game() -> Table:
-    """Two players (seed 5: p1's pile starts Number Two, Engineer, ...; p2's Saboteur, Gunner,
-    Henchman, Engineer, Number Two)."""
-    t = new_table(2, seed=5, start=4)
+    """Two players (seed 3: p1's pile starts with its Number Two; p2's, without the Engineer and
+    the Gunner the table scans, is Saboteur, Henchman, Number Two)."""
+    t = new_table(2, seed=3, start=4)
     t.do(Place("p1", "paris"), seat("p1"))  # p1's phone: its top, a Number Two, face down in Paris
     t.place("p2", "moscow", "engineer")  # tag scans at the table
     t.place("p1", "london", "number_two")  # the disc says Number Two: the Paris agent becomes unnamed

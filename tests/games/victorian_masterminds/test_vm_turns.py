@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from vm_helpers import adjust, finish_turn, new_table, outcomes, seat, turn, turn_top
+from vm_helpers import adjust, finish_turn, new_table, outcomes, seat, settle, turn, turn_top
 
 from companion.core import DEBUG, TABLE, CompanionError, Forbidden, IllegalMove, Undo, UndoRefused
 from companion.core.events import Intent
@@ -77,7 +77,7 @@ def test_five_codex_free_the_choice_of_agent_and_show_the_whole_pile() -> None:
     turn(t, "rome", next(a for a in t.s.player("p2").pile if a not in ("henchman", "gunner", "engineer")))
     turn(t, "rome", next(a for a in t.s.player("p3").pile if a not in ("henchman", "gunner", "engineer")))
     assert len(t.s.player("p1").codex) == 5 and t.s.player("p1").codex_power
-    finish_turn(t)
+    settle(t)  # whatever p1's first agent asks (a Henchman's mission, ...), then the turn ends
     assert t.s.active_seat == "p1"
     rest = t.s.player("p1").pile
     assert seat_view(t.s, "p1")["pile"]["agents"] == list(rest)  # type: ignore[index]

@@ -14,6 +14,8 @@ JSON object per line out. Commands:
 - ``{"cmd": "screenshot", "path": "/abs/file.png"}`` → the next drawn frame as a PNG.
 - ``{"cmd": "info"}`` → the phone server's address and port, the game id.
 - ``{"cmd": "submit", "intent": {...}}`` → the same path a widget uses (refusals go to the toast).
+- ``{"cmd": "clipped"}`` → every text on screen (or in a scroll view) that does not fit its place
+  (see :func:`overflow`).
 """
 
 from __future__ import annotations
@@ -139,6 +141,35 @@ def covered(widget: Widget) -> bool:
     return top is not widget and top not in ancestors(widget)
 
 
+def overflow(label: Label) -> str:
+    """Why ``label``'s text does not fit its place on screen, or "" when it does: laid out again
+    without a height limit, its lines are taller than the label (lines cut off), a word is wider
+    than the text box (broken inside the word or spilling sideways), or a one-line label had to
+    shorten its text with an ellipsis."""
+    text = label.text
+    core = label._label  # the label's own text renderer: same font, size, markup, padding
+    if not text.strip() or core is None:
+        return ""
+    box_w, box_h = label.text_size
+    probe = type(core)(**{**core.options, "text": text, "text_size": (None if label.shorten else box_w, None)})
+    probe.options["shorten"] = False
+    probe.render()
+    width, height = probe._internal_size
+    room_w = float(box_w if box_w is not None else label.width)
+    pad_x = core.options["padding"][0] + core.options["padding"][2]
+    pad_y = core.options["padding"][1] + core.options["padding"][3]
+    if label.shorten and width - pad_x > room_w + 1:
+        return f"shortened: needs {width:.0f} px, has {room_w:.0f}"
+    words = [w for w in text.replace("\u00ad", "").split() if w] if not label.markup else []
+    widest = max((probe.get_extents(w)[0] for w in words), default=0)
+    if widest > room_w + 1:
+        return f"a word needs {widest:.0f} px, the box has {room_w:.0f}"
+    room_h = float(box_h if box_h is not None else label.height)
+    if height - pad_y > max(room_h, label.height) + 1:
+        return f"lines cut off: needs {height:.0f} px high, has {max(room_h, label.height):.0f}"
+    return ""
+
+
 class Control:
     def __init__(self, app: CompanionApp) -> None:
         self.app = app
@@ -253,6 +284,17 @@ class Control:
             self.app.submit(intent)
             await self.idle()
             return {"ok": True}
+        if cmd == "clipped":
+            await next_frames(2)
+            found = []
+            for root in roots():
+                for w in walk(root):
+                    shown = visible(w) or scrollable_to(w)  # a finger can scroll it into view
+                    if isinstance(w, Label) and shown and not covered(w) and w is not self.app.toast:
+                        why = overflow(w)
+                        if why:
+                            found.append({"text": w.text, "tid": getattr(w, "tid", ""), "why": why})
+            return {"ok": True, "clipped": found}
         if cmd == "frames":
             await next_frames(int(request.get("count", 1)))
             return {"ok": True, "frame": Clock.frames}

@@ -184,6 +184,7 @@ class Chip(Label):
         width: float | None = None,
         height: float | None = None,
         one_line: bool = False,
+        short: str = "",
         **kwargs: Any,
     ) -> None:
         super().__init__(text=text, font_size=size, color=text_colour, halign="center", valign="middle", **kwargs)
@@ -197,6 +198,13 @@ class Chip(Label):
             self.size_hint_y = None
             self.height = height
         self.bind(size=lambda *_: setattr(self, "text_size", (self.width, self.height)))
+        if short:  # a shorter form ("Tangerine") when the whole text does not fit the chip's width
+            full = text
+            self.bind(
+                width=lambda *_: setattr(
+                    self, "text", full if self._label.get_extents(full)[0] <= self.width - dp(4) else short
+                )
+            )
         _background(self, colour, radius=6)
 
 

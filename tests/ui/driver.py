@@ -218,6 +218,13 @@ class AppProcess:
         assert reply["size"] == [800, 480], reply
         return path
 
+    def clipped(self) -> list[dict[str, Any]]:
+        """Every visible text on screen that does not fit its place (ui/control.py: overflow)."""
+        reply = self.call({"cmd": "clipped"})
+        assert reply.get("ok"), reply
+        found: list[dict[str, Any]] = reply["clipped"]
+        return found
+
     def submit(self, intent: dict[str, Any]) -> None:
         reply = self.call({"cmd": "submit", "intent": intent})
         assert reply.get("ok"), reply

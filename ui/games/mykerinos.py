@@ -619,6 +619,7 @@ class TableView(base.TableView):
                     size=dp(14),
                     height=dp(30),
                     one_line=True,
+                    short=self.t(f"ui.myk.short.{patron}") if patron else "",
                     tid=f"myk.wing.{wing}",
                 ),
                 self.room(f"{wing}:5", museum, legal),

@@ -2,8 +2,8 @@
 
 const TICKETS = ["taxi", "bus", "underground", "black"];
 
-function chip(el, t, ticket) {
-  return el("span", { class: "chip t-" + ticket }, t("phone.sy.ticket." + ticket));
+function chip(el, t, ticket, short) {
+  return el("span", { class: "chip t-" + ticket }, t((short ? "phone.sy.short." : "phone.sy.ticket.") + ticket));
 }
 
 function syLog(view, secretRoute, { el, t }) {
@@ -18,7 +18,7 @@ function syLog(view, secretRoute, { el, t }) {
     const station = mine[n] ? mine[n].station : f && f.station;
     fields.push(el("div", { class: reveals.has(n) ? "reveal" : "", "data-field": n },
       el("div", { class: "muted" }, String(n)),
-      f ? chip(el, t, f.ticket) : "",
+      f ? chip(el, t, f.ticket, true) : "",  // a sixth of the screen: the short word
       station ? el("div", {}, el("b", {}, String(station))) : ""));
   }
   return el("section", {}, el("h2", {}, t("phone.sy.log")), el("div", { class: "log" }, fields));

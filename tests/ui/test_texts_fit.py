@@ -1,0 +1,164 @@
+"""No text is longer than its place on the 800×480 touchscreen, in any language: the real app runs in
+each language over the same saved games, and on every screen (start, new game and each game's setup,
+saved games, settings, diagnostics, each game's table in a busy state, the phones screen, the end
+screens, a dialog) every text is measured against its label (``ui/control.py: overflow``: lines cut
+off, a word wider than its box, a one-line text shortened with an ellipsis). Every screen is also
+saved as a screenshot (``artifacts/screenshots/ui-fit-<lang>-<screen>.png``) to look at.
+
+With ``COMPANION_DOCS_SCREENSHOTS=1`` the French and Spanish start and table screens are copied to
+``docs/screenshots/`` (the README's and docs/translations.md's pictures)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+from driver import ROOT, AppProcess
+from prepare import saved_game
+from test_screens_ui import busy_myk, busy_vm
+
+from companion.app.i18n import LANGUAGES
+from companion.app.savedgame import load_game
+from companion.app.store import Store
+from companion.core.audience import TABLE
+from companion.core.jsonvalue import JSONObject
+
+DOCS = ROOT / "docs" / "screenshots"
+DOC_SHOTS = {  # screen -> file name in docs/screenshots (prefixed with the language)
+    "start": "start",
+    "table-scotland_yard": "table-scotland-yard",
+    "table-victorian_masterminds": "table-victorian-masterminds",
+    "table-mykerinos": "table-mykerinos",
+}
+
+
+def busy_sy(message: dict[str, Any]) -> bool:
+    view = message["view"]
+    return bool(view["round"] >= 4 and view["turn"] == "detectives" and view["mrx"]["station"])
+
+
+def second_season(message: dict[str, Any]) -> bool:
+    view = message["view"]
+    return bool(view["season"] >= 2 and view["phase"] == "excavation")
+
+
+def game_at(data: Path, rules: str, title: str, until: Any, config: JSONObject | None = None) -> int:
+    """A saved game that reached ``until`` and is still being played (a random game may end first:
+    its dice are the table's own, so then it is deleted and another one is played)."""
+    for seed in range(1, 40):
+        game_id = saved_game(data, rules, title, seed=seed, config=config, until=until)
+        store = Store(data / "companion.sqlite3")
+        try:
+            game = load_game(store, game_id).game
+            if game.outcome() is None and until(game.snapshot(TABLE)):
+                return game_id
+            store.delete(game_id)
+        finally:
+            store.close()
+    raise AssertionError(f"no random {rules} game reached {until.__name__}")
+
+
+@pytest.fixture(scope="module")
+def saved_games(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, int]]:
+    """The same saved games for every language: busy tables of the three boxes and finished ones."""
+    data = tmp_path_factory.mktemp("fit") / "data"
+    four = {"seats": ["blue", "red", "green", "white"], "layout": "line4"}
+    two = {"seats": ["green", "white"], "neutral": "red", "layout": "ring5"}
+    ids = {
+        "sy_end": saved_game(data, "scotland_yard", "Scotland Yard, fini", seed=5),
+        "vm_end": saved_game(data, "victorian_masterminds", "Victorian Masterminds", seed=3),
+        "myk_end": saved_game(data, "mykerinos", "Mykerinos, fin", seed=4, config=four),
+        "myk_two": game_at(data, "mykerinos", "Mykerinos à deux", second_season, two),
+        "vm": game_at(data, "victorian_masterminds", "Victorian Masterminds", busy_vm),
+        "myk": game_at(data, "mykerinos", "Mykerinos", busy_myk, four),
+        "sy": game_at(data, "scotland_yard", "Scotland Yard", busy_sy),
+    }
+    return data, ids
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_text_fits_its_place_on_every_screen(
+    display: str, tmp_path: Path, saved_games: tuple[Path, dict[str, int]], lang: str
+) -> None:
+    data, ids = saved_games
+    app = AppProcess(display, tmp_path, language=lang)
+    shutil.copytree(data, app.data)
+    clipped: dict[str, list[dict[str, Any]]] = {}
+
+    def check(screen: str) -> None:
+        app.call({"cmd": "frames", "count": 3})
+        path = app.screenshot(f"fit-{lang}-{screen}")
+        # A file path (the data directory on diagnostics) is the system's, not a text; it wraps anywhere.
+        found = [c for c in app.clipped() if not c["text"].startswith("/")]
+        if found:
+            clipped[screen] = found
+        if os.environ.get("COMPANION_DOCS_SCREENSHOTS") and lang in ("fr", "es") and screen in DOC_SHOTS:
+            shutil.copyfile(path, DOCS / f"{lang}-{DOC_SHOTS[screen]}.png")
+
+    def home() -> None:
+        for _ in range(3):  # a setup form goes back to the choice of box first
+            state = app.wait(lambda s: not s["dialog"])
+            if state["screen"] == "start":
+                return
+            screen = state["screen"]
+            tids = state["tids"]
+            app.tap({"game": "game.home", "end": "end.home"}.get(screen, f"{screen}.back"))
+            app.wait(lambda s, before=tids: s["tids"] != before)
+        app.wait_screen("start")
+
+    def open_saved(key: str, screen: str) -> None:
+        home()
+        app.tap("start.saved")
+        app.wait_screen("saved")
+        app.tap(f"saved.open.{ids[key]}")
+        app.wait_screen(screen)
+
+    app.start()
+    try:
+        open_saved("sy", "game")
+        check("table-scotland_yard")
+        app.tap("game.seats")
+        app.wait_screen("seats")
+        check("seats")
+        app.tap("seats.back")
+        app.wait_screen("game")
+        home()
+        check("start")
+        for page in ("saved", "settings", "diagnostics"):
+            app.tap(f"start.{page}")
+            app.wait_screen(page)
+            check(page)
+            home()
+        app.tap("start.new")
+        app.wait_screen("new")
+        check("new")
+        for rules in ("scotland_yard", "victorian_masterminds", "mykerinos"):
+            app.tap(f"new.{rules}")
+            app.wait(lambda s: "new.start" in s["tids"])
+            check(f"setup-{rules}")
+            app.tap("new.back")
+            app.wait(lambda s, rules=rules: f"new.{rules}" in s["tids"])
+        for key, screen, name in [
+            ("vm", "game", "table-victorian_masterminds"),
+            ("myk", "game", "table-mykerinos"),
+            ("myk_two", "game", "table-mykerinos-two"),
+            ("sy_end", "end", "end-scotland_yard"),
+            ("vm_end", "end", "end-victorian_masterminds"),
+            ("myk_end", "end", "end-mykerinos"),
+        ]:
+            open_saved(key, screen)
+            check(name)
+        app.tap("end.home")
+        app.wait_screen("start")
+        app.tap("start.saved")
+        app.wait_screen("saved")
+        app.tap(f"saved.delete.{ids['sy_end']}")
+        app.wait(lambda s: s["dialog"])
+        check("dialog-delete")
+        app.tap("confirm.no")
+    finally:
+        app.stop()
+    assert clipped == {}, f"texts that do not fit in {lang}: {clipped}"

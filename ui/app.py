@@ -95,6 +95,7 @@ async def run(config: Config, fullscreen: bool = False, lock: WriterLock | None 
     ctl = Controller(config, store, table, links)
     await ctl.load()
     server = PhoneServer(table, links, language=lambda: ctl.lang)
+    ctl.language_changed.append(server.language_changed)  # every phone that follows the table, at once
     from companion.net.host import Host
 
     # The host page and the landing page (room codes) on the same server, with the touchscreen's

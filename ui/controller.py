@@ -16,7 +16,8 @@ from typing import Any
 from companion.app import bgstats
 from companion.app.config import LANGUAGES, Config
 from companion.app.history import History, Play
-from companion.app.i18n import error_text, text
+from companion.app.i18n import text
+from companion.app.names import refusal_text
 from companion.app.preferences import (
     PREF_LANGUAGE,
     PREF_MYK_LAYOUT,
@@ -90,7 +91,7 @@ class Controller:
         return text(code, params, self.lang, UI_TEXTS)
 
     def error(self, exc: CompanionError) -> str:
-        return error_text(exc, self.lang, UI_TEXTS)
+        return refusal_text(exc, self.lang, UI_TEXTS, self.table.current)  # ids in words
 
     # -- preferences ----------------------------------------------------------------------------
     def pref(self, key: str, default: JSON = None) -> JSON:

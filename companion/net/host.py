@@ -36,7 +36,8 @@ from aiohttp import WSMsgType, web
 from companion.app import bgstats, preferences, readable
 from companion.app.history import History, Play, local_time
 from companion.app.hostlink import HostLink
-from companion.app.i18n import LANGUAGES, error_text, language_name, text
+from companion.app.i18n import LANGUAGES, language_name, text
+from companion.app.names import refusal_text
 from companion.app.qr import qr_png, seat_url
 from companion.app.roomcodes import RoomCodes
 from companion.app.seats import TABLE_SEAT, SeatLinks
@@ -244,7 +245,7 @@ class Host:
         return text(code, {}, self.language(), ("companion.net",))
 
     def _error(self, exc: CompanionError) -> str:
-        return error_text(exc, self.language(), ("companion.net",))
+        return refusal_text(exc, self.language(), ("companion.net",), self.table.current)
 
     # -- what the host page shows -----------------------------------------------------------------------
     def _schedule(self) -> None:

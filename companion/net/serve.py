@@ -18,7 +18,7 @@ from typing import TextIO
 
 from companion.app.config import Config
 from companion.app.inputs import HardwareInputs
-from companion.app.preferences import Preferences
+from companion.app.preferences import PREF_LANGUAGE, Preferences
 from companion.app.qr import phone_address, qr_terminal, seat_url
 from companion.app.seats import TABLE_SEAT, SeatLinks
 from companion.app.store import Store
@@ -95,6 +95,8 @@ async def serve(config: Config, lock: WriterLock | None = None) -> None:
         prefs = Preferences(store, config.language)
         await prefs.load()
         server = PhoneServer(table, links, language=lambda: prefs.language)
+        # A language chosen on the host page reaches every phone that follows the table at once.
+        prefs.changed.append(lambda key: server.language_changed() if key == PREF_LANGUAGE else None)
         address = phone_address(config.public_address)
         where = [config.port]  # the port phones reach, once the server is listening
         host = Host(

@@ -23,7 +23,8 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
-from companion.app.i18n import LANGUAGES, catalogue, error_text
+from companion.app.i18n import LANGUAGES, catalogue, error_text, language_name
+from companion.app.names import refusal_text
 from companion.app.seats import Claim, SeatLinks, redact
 from companion.app.table import Table
 from companion.core.errors import CompanionError
@@ -128,6 +129,7 @@ class Connection:
         self._final: JSONObject | None = None
         self._wake = asyncio.Event()
         self.closed = False
+        self.lang = ""  # the language this phone was last told to use
 
     def push_state(self, message: JSONObject) -> None:
         """Called by the table after every change; only the newest state is worth sending."""
@@ -173,6 +175,8 @@ class PhoneServer:
         self.table = table
         self.links = links
         self.language = language
+        # A seat's own language, chosen on its phone ((game id, seat) -> code); others follow the table's.
+        self.seat_languages: dict[tuple[int, str], str] = {}
         self.failures = Failures()
         self.connections: set[Connection] = set()
         self._on_claim: list[Callable[[int, str], None]] = []
@@ -233,6 +237,7 @@ class PhoneServer:
             await _close(ws)
             return ws
         conn = Connection(ws, claim)
+        conn.lang = self.lang_of(conn)  # what the welcome said
         self.connections.add(conn)
         sender = asyncio.create_task(conn.sender())
         # Bound to the claimed game: when the table leaves it, the phone is told and let go.
@@ -284,13 +289,23 @@ class PhoneServer:
         if current is None or current.header.id != claim.game_id:
             await _send(ws, {"type": "error", "code": "link.not_open", "text": self._text("link.not_open")})
             return None
-        await _send(ws, {"type": "welcome", "seat": claim.seat, "lang": self.language()})
+        own = self.seat_languages.get((claim.game_id, claim.seat))
+        await _send(
+            ws,
+            {
+                "type": "welcome",
+                "seat": claim.seat,
+                "lang": own or self.language(),
+                "own_lang": own is not None,
+                "languages": [{"code": code, "name": language_name(code)} for code in LANGUAGES],
+            },
+        )
         return claim
 
     def _push(self, conn: Connection, message: JSONObject) -> None:
         if message.get("type") == "game_closed":
             code = CLOSED_CODES.get(str(message.get("reason")), "link.game_closed")
-            conn.finish({"type": "error", "code": code, "text": self._text(code)})
+            conn.finish({"type": "error", "code": code, "text": self._text(code, conn)})
             log.info("seat %s let go: game %s is no longer open", conn.claim.seat, conn.claim.game_id)
         else:
             conn.push_state(message)
@@ -301,7 +316,7 @@ class PhoneServer:
             if msg.type != WSMsgType.TEXT:
                 if msg.type == WSMsgType.BINARY:
                     garbage += 1
-                    conn.reply(self._refusal(None, "malformed"))
+                    conn.reply(self._refusal(None, "malformed", conn))
                     if garbage >= GARBAGE_CLOSE:
                         break
                     continue
@@ -309,10 +324,10 @@ class PhoneServer:
             if not conn.bucket.take():
                 floods += 1
                 if floods == 1 or floods % 10 == 0:
-                    conn.reply(self._refusal(None, "flood"))
+                    conn.reply(self._refusal(None, "flood", conn))
                 if floods >= FLOOD_CLOSE:
                     log.info("closing a flooding phone (seat %s)", conn.claim.seat)
-                    await _send(conn.ws, self._refusal(None, "flood"))
+                    await _send(conn.ws, self._refusal(None, "flood", conn))
                     await _close(conn.ws, code=1008, message=b"flood")
                     break
                 continue
@@ -320,10 +335,15 @@ class PhoneServer:
             ident = data.get("id") if isinstance(data, dict) else None
             if not isinstance(ident, int) or isinstance(ident, bool):
                 ident = None
+            if isinstance(data, dict) and data.get("type") == "lang" and set(data) == {"type", "lang"}:
+                if not self._choose_language(conn, data["lang"]):
+                    garbage += 1
+                    conn.reply(self._refusal(None, "malformed", conn))
+                continue
             if not isinstance(data, dict) or set(data) != {"type", "id", "seq", "intent"} or data["type"] != "intent":
                 garbage += 1
                 code = "malformed.json" if data is _BAD else "malformed"
-                conn.reply(self._refusal(ident, code))
+                conn.reply(self._refusal(ident, code, conn))
                 if garbage >= GARBAGE_CLOSE:
                     break
                 continue
@@ -334,22 +354,57 @@ class PhoneServer:
         try:
             ack = await self.table.submit_json(envelope, conn.audience, game_id=conn.claim.game_id)
         except CompanionError as exc:
-            conn.reply({"type": "refused", "id": ident, **exc.to_json(), "text": error_text(exc, self.language())})
+            words = refusal_text(exc, self.lang_of(conn), (), self.table.current)  # seats and ids in words
+            conn.reply({"type": "refused", "id": ident, **exc.to_json(), "text": words})
             return
         conn.reply({"type": "ack", "id": ident, "seq": ack.seq})
 
-    def _refusal(self, ident: int | None, code: str) -> JSONObject:
-        return {"type": "refused", "id": ident, "code": code, "params": {}, "text": self._text(code)}
+    def _refusal(self, ident: int | None, code: str, conn: Connection | None = None) -> JSONObject:
+        return {"type": "refused", "id": ident, "code": code, "params": {}, "text": self._text(code, conn)}
 
-    def _text(self, code: str) -> str:
-        return error_text(CompanionError(code), self.language())
+    def _text(self, code: str, conn: Connection | None = None) -> str:
+        return error_text(CompanionError(code), self.lang_of(conn) if conn is not None else self.language())
+
+    # -- languages: the table's, or a seat's own -------------------------------------------------------
+    def lang_of(self, conn: Connection) -> str:
+        """The language of one phone: its seat's own choice, else the table's."""
+        return self.seat_languages.get((conn.claim.game_id, conn.claim.seat)) or self.language()
+
+    def _choose_language(self, conn: Connection, lang: JSON) -> bool:
+        """A phone picks a language for its seat (``None``: follow the table again). Every phone of
+        that seat is told; ``False`` for a language that does not exist (nothing changes)."""
+        key = (conn.claim.game_id, conn.claim.seat)
+        if lang is None:
+            self.seat_languages.pop(key, None)
+        elif isinstance(lang, str) and lang in LANGUAGES:
+            self.seat_languages[key] = lang
+        else:
+            return False
+        for other in self.connections:
+            if (other.claim.game_id, other.claim.seat) == key:
+                self._tell_language(other, force=True)
+        return True
+
+    def language_changed(self) -> None:
+        """The table's language changed (touchscreen or host page): every phone that follows it is
+        told at once, and loads its texts again."""
+        for conn in list(self.connections):
+            self._tell_language(conn)
+
+    def _tell_language(self, conn: Connection, force: bool = False) -> None:
+        lang = self.lang_of(conn)
+        if force or lang != conn.lang:
+            conn.lang = lang
+            own = (conn.claim.game_id, conn.claim.seat) in self.seat_languages
+            conn.reply({"type": "lang", "lang": lang, "own_lang": own})
 
     async def release(self, game_id: int, seat: str) -> str:
         """The table releases a seat: new token, and the seat's phones are disconnected now."""
         link = await asyncio.to_thread(self.links.release, game_id, seat)
         for conn in list(self.connections):
             if conn.claim.game_id == game_id and conn.claim.seat == seat:
-                await _send(conn.ws, {"type": "error", "code": "link.released", "text": self._text("link.released")})
+                words = self._text("link.released", conn)
+                await _send(conn.ws, {"type": "error", "code": "link.released", "text": words})
                 await _close(conn.ws)
         log.info("seat %s released; new link %s", seat, redact(link.token))
         return link.token

@@ -32,7 +32,12 @@ def test_join_claim_taken_release_reconnect(tmp_path: Path) -> None:
             tokens = r.tokens(["a", "b"])
             a = await r.phone(tokens["a"])
             welcome = await a.recv()
-            assert welcome == {"type": "welcome", "seat": "a", "lang": "en"}
+            assert {k: welcome[k] for k in ("type", "seat", "lang", "own_lang")} == {
+                "type": "welcome",
+                "seat": "a",
+                "lang": "en",
+                "own_lang": False,
+            }
             state = await a.until("state")
             assert state["view"]["secret"] == r.table.game.state.secrets[0]  # type: ignore[index,union-attr]
 

@@ -88,7 +88,9 @@ class TableView(base.TableView):
 
     def seat_label(self, seat: str) -> str:
         colour = self.colour_of(seat)
-        return self.t(f"ui.vm.colour.{colour}") if colour else seat
+        if colour in ("red", "blue", "green", "yellow"):
+            return self.t(f"ui.vm.colour.{colour}")
+        return colour or seat  # a colour the table typed in, as typed
 
     def name(self, kind: str, value: str) -> str:
         return self.t(f"vm.{kind}.{value}")

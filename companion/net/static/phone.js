@@ -21,6 +21,9 @@ const RETRYABLE = new Set(["link.busy", "hello.timeout"]);
 const C = (() => {
   const token = decodeURIComponent((location.pathname.split("/s/")[1] || "").split("/")[0]);
   const deviceKey = "companion.device." + token;
+  const langKey = "companion.lang." + token;  // this seat's own language, when its player chose one
+  let languages = [];        // [{code, name}] from the welcome
+  let ownLang = false;       // the server says this seat has its own language
   let texts = {};
   let lang = "en";
   let rules = languageOf({});  // the loaded texts' plural rule and digit grouping
@@ -107,13 +110,28 @@ const C = (() => {
 
   async function receive(msg) {
     switch (msg.type) {
-      case "welcome":
+      case "welcome": {
         retry = 0;
         mySeat = msg.seat;
+        languages = msg.languages || [];
+        ownLang = !!msg.own_lang;
+        const mine = localStorage.getItem(langKey);
+        if (mine && !ownLang && languages.some((l) => l.code === mine)) {
+          ws.send(JSON.stringify({ type: "lang", lang: mine }));  // the Pi restarted since: tell it again
+        }
         if (msg.lang !== lang || !Object.keys(texts).length) await loadTexts(msg.lang);
         setStatus("connected");
         notice(null);
+        footer();
         render();  // a state may have arrived while the texts were loading
+        break;
+      }
+      case "lang":  // the table's language changed, or this seat chose its own: every word again
+        ownLang = !!msg.own_lang;
+        if (msg.lang !== lang) await loadTexts(msg.lang);
+        setStatus(document.getElementById("status").dataset.state || "connected");
+        footer();
+        render();
         break;
       case "error":
         fatal = !RETRYABLE.has(msg.code);  // busy or slow: the page tries again by itself
@@ -161,6 +179,21 @@ const C = (() => {
       loading[game] = found.then((m) => { loaded[game] = m; });
     }
     return loading[game];
+  }
+
+  /* The language choice under the screen: the table's (the default), or this seat's own. */
+  function footer() {
+    const foot = document.getElementById("foot");
+    if (!foot || !languages.length) return;
+    const choose = (ev) => {
+      const code = ev.target.value || null;
+      if (code) localStorage.setItem(langKey, code); else localStorage.removeItem(langKey);
+      if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ type: "lang", lang: code }));
+    };
+    const select = el("select", { "data-lang-select": "", onchange: choose, "aria-label": t("phone.language") },
+      el("option", { value: "", selected: !ownLang }, t("phone.language.table")),
+      languages.map((l) => el("option", { value: l.code, selected: ownLang && l.code === lang }, l.name)));
+    foot.replaceChildren(el("label", {}, t("phone.language") + " ", select));
   }
 
   function render() {

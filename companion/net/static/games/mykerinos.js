@@ -7,7 +7,8 @@ import { stepper } from "../kit.js";
 const MYK_PATRONS = ["lady_violet", "lord_lemon", "sir_brown", "mrs_blackmore", "colonel_tangerine"];
 
 function mykChip(el, t, colour) {
-  return el("span", { class: "chip myk-c myk-" + colour, "data-colour": colour }, t("myk.colour." + colour));
+  const word = t("myk.colour." + colour);  // "blue" in a sentence, "Blue" on its own chip
+  return el("span", { class: "chip myk-c myk-" + colour, "data-colour": colour }, word.charAt(0).toUpperCase() + word.slice(1));
 }
 
 function mykRoomName(t, id) {

@@ -6,6 +6,12 @@ function chip(el, t, ticket, short) {
   return el("span", { class: "chip t-" + ticket }, t((short ? "phone.sy.short." : "phone.sy.ticket.") + ticket));
 }
 
+/* "Detective 1", "Bobby 2" for the figures D1, B2. */
+function figureName(t, figure) {
+  const m = /^([DB])(\d+)$/.exec(figure || "");
+  return m ? t("sy.figure." + m[1], { n: Number(m[2]) }) : String(figure || "");
+}
+
 function syLog(view, secretRoute, { el, t }) {
   const fields = [];
   const byField = {};
@@ -29,7 +35,8 @@ function syFigures(view, { el, t }) {
     const seat = view.seats.find((s) => (s.figures || []).includes(f.figure) && !f.bobby);
     const tk = seat ? seat.tickets : null;
     return el("tr", { "data-figure": f.figure },
-      el("td", {}, el("b", {}, f.figure), f.bobby ? " " + t("phone.sy.bobby") : ""),
+      el("td", {}, el("b", {}, figureName(t, f.figure)),
+        seat && seat.name ? el("div", { class: "muted", style: "font-size:13px" }, seat.name) : ""),
       el("td", {}, f.station ? String(f.station) : "–"),
       el("td", { class: "muted" }, tk ? `${tk.taxi}/${tk.bus}/${tk.underground}` : t("phone.sy.free_ride")),
       el("td", {}, f.moved ? "✓" : ""));
@@ -43,7 +50,7 @@ function syEnd(view, { el, t }) {
   const e = view.end;
   return el("section", { "data-end": e.reason },
     el("div", { class: "big" }, t("phone.sy.winner." + (e.winner || "nobody"))),
-    el("p", {}, t("phone.sy.end." + e.reason, { figure: e.figure || "", station: e.station || "" })));
+    el("p", {}, t("phone.sy.end." + e.reason, { figure: figureName(t, e.figure), station: e.station || "" })));
 }
 
 function destButtons(options, chosen, pick, { el, t }, busy) {
@@ -157,14 +164,14 @@ function syDetective(state, ctx) {
     const figs = Object.keys(legal.moves);
     sec.append(el("div", { class: "row" }, figs.map((f) => el("button", {
       class: ui.figure === f ? "sel" : "", "data-select": f, disabled: busy,
-      onclick: () => { ui.figure = f; ui.pick = null; rerender(); } }, f))));
+      onclick: () => { ui.figure = f; ui.pick = null; rerender(); } }, figureName(t, f)))));
     if (ui.figure && legal.moves[ui.figure]) {
       sec.append(...destButtons(legal.moves[ui.figure], ui.pick, (p) => { ui.pick = p; rerender(); }, ctx, busy));
       if (ui.pick) {
         sec.append(el("div", { class: "row", style: "margin-top:10px" },
           el("button", { class: "primary", disabled: busy, "data-action": "confirm",
             onclick: () => send({ kind: "sy.move", figure: ui.figure, ticket: ui.pick.ticket, station: ui.pick.station }) },
-            t("phone.sy.move_to", { figure: ui.figure, station: ui.pick.station })),
+            t("phone.sy.move_to", { figure: figureName(t, ui.figure), station: ui.pick.station })),
           el("button", { onclick: () => { ui.pick = null; rerender(); } }, t("phone.cancel"))));
       }
     }

@@ -16,11 +16,22 @@ function vmAgent(el, t, agent) {
     agent ? t("vm.agent." + agent) : t("phone.vm.unknown_agent"));
 }
 
+/* A player by colour in words ("Blue", "Bleu"); a colour the table typed in, as typed; never the seat id. */
+function vmColourName(t, colour) {
+  return ["red", "blue", "green", "yellow"].includes(colour) ? t("vm.colour." + colour) : String(colour);
+}
+
+function vmSeatName(t, view, seat) {
+  const players = view.players || (view.me ? [view.me] : []);
+  const p = players.find((x) => x.seat === seat);
+  return p ? vmColourName(t, p.colour) : seat;
+}
+
 function vmSeatChip(el, t, view, seat) {
   const players = view.players || (view.me ? [view.me] : []);
   const p = players.find((x) => x.seat === seat);
   const colour = p ? String(p.colour).toLowerCase().replace(/[^a-z]/g, "") : "";
-  const label = view.seat === seat ? t("phone.vm.you") : (p && p.machine_name ? `${seat} · ${p.machine_name}` : seat);
+  const label = view.seat === seat ? t("phone.vm.you") : vmSeatName(t, view, seat);
   return el("span", { class: "chip vm-seat vm-" + colour, "data-seat": seat }, label);
 }
 
@@ -66,7 +77,7 @@ function vmChoices(view, actions, ctx) {
     class: ((attrs && attrs.class) || "") + (on ? " sel" : ""), disabled: busy, onclick: () => choose(p) }), label);
   const forSeat = actions.map((a) => a.seat).find((x) => x);
   const sec = el("section", { "data-section": "actions" }, el("h2", {}, view.seat ? t("phone.vm.your_actions")
-    : forSeat ? t("phone.vm.table_for", { seat: forSeat }) : t("phone.vm.table_actions")));
+    : forSeat ? t("phone.vm.table_for", { seat: vmSeatName(t, view, forSeat) }) : t("phone.vm.table_actions")));
   const mineIn = (c) => (view.placed || []).filter((x) => x.city === c);
   const cityButtons = (cities, p) => el("div", { class: "vm-cities" }, cities.map((c) => opt([
     el("b", {}, t("vm.city." + c)),
@@ -339,7 +350,10 @@ function vmLog(view, { el, t }) {
   if (!view.log || !view.log.length) return null;
   return el("section", { "data-section": "log" }, el("h2", {}, t("phone.vm.log")),
     view.log.slice().reverse().map((l) => el("div", { class: "vm-log" }, t(l.what, {
-      seat: l.seat || "", city: l.city ? t("vm.city." + l.city) : "", detail: vmDetail(t, l.detail) }))));
+      seat: l.seat ? vmSeatName(t, view, l.seat) : "", city: l.city ? t("vm.city." + l.city) : "",
+      detail: l.what === "vm.log.ended"  // the winners' seats
+        ? String(l.detail).split(",").filter(Boolean).map((s) => vmSeatName(t, view, s)).join(", ")
+        : vmDetail(t, l.detail) }))));
 }
 
 function vmEnd(view, { el, t }) {
@@ -359,7 +373,7 @@ export const render = (state, ctx) => {
   const big = (k, n, label) => el("div", { class: "stat", [`data-${k}`]: n }, el("b", {}, String(n)), el("small", {}, label));
   out.append(el("section", {},
     me ? el("div", { class: "row" }, el("span", { class: "chip vm-seat vm-" + String(me.colour).toLowerCase().replace(/[^a-z]/g, "") },
-      me.colour), el("span", { class: "muted" },
+      vmColourName(t, me.colour)), el("span", { class: "muted" },
       t("phone.vm.machine", { n: me.machine, name: me.machine_name || "" }))) : null,
     el("div", { class: "stats" },
       big("level", view.level, t("phone.vm.level")),

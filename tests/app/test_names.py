@@ -1,0 +1,87 @@
+"""Refusals name seats, colours, figures, tickets and places in words, in the table's language, from
+the open game's public view: "It is Blue's turn", never "It is p2's turn" (companion/app/names.py).
+Checked on real games of every box, on a real table, and through a real phone server."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from drivers import DRIVERS
+from harness import rig
+
+from companion.app.names import in_words, refusal_text, seat_names
+from companion.app.savedgame import LoadedGame
+from companion.app.store import GameHeader
+from companion.core import TABLE, Audience, Game
+from companion.core.errors import CompanionError, IllegalMove
+from companion.games import get_rules
+
+SY = {"mister_x": "Alice", "detectives": ["Bob", "Carla"]}
+VM = DRIVERS["victorian_masterminds"][1]  # red p1, blue p2, green p3
+MYK = {"seats": ["blue", "red", "green"], "layout": "line4"}
+
+
+def loaded(rules: str, config: dict) -> LoadedGame:
+    game = Game(get_rules(rules), config, 7)
+    header = GameHeader(1, rules, "Friday night", config, 7, "", "", "playing")
+    return LoadedGame(header, game)
+
+
+def test_seats_are_named_by_the_names_entered_else_by_their_label() -> None:
+    sy = loaded("scotland_yard", SY).game.snapshot(TABLE)["view"]
+    assert seat_names("scotland_yard", sy) == {"mrx": "Alice", "d1": "Bob", "d2": "Carla"}
+    myk = loaded("mykerinos", MYK).game.snapshot(TABLE)["view"]
+    assert seat_names("mykerinos", myk)["red"] == {"t": "myk.colour.red"}
+
+
+def test_ids_in_refusals_become_words_in_every_language() -> None:
+    vm = loaded("victorian_masterminds", VM)
+    turn = IllegalMove("vm.not_your_turn", "not your turn", active="p2")
+    assert refusal_text(turn, "en", (), vm) == "It is Blue's turn."
+    assert refusal_text(turn, "fr", (), vm) == "C'est au tour de Bleu."
+    assert refusal_text(turn, "es", (), vm) == "Es el turno de Azul."
+    assert refusal_text(turn, "de", (), None) == "p2 ist am Zug."  # no game open: the id stays
+
+    sy = loaded("scotland_yard", SY)
+    assert refusal_text(IllegalMove("sy.not_your_figure", figure="D1"), "fr", (), sy) == (
+        "Vous ne déplacez pas Détective 1."
+    )
+    assert refusal_text(IllegalMove("sy.no_ticket", ticket="underground"), "es", (), sy) == (
+        "No quedan boletos de Metro."
+    )
+    assert refusal_text(IllegalMove("sy.already_moved", figure="B2"), "de", (), sy).startswith("Bobby 2 ")
+
+    myk = loaded("mykerinos", MYK)
+    words = in_words({"turn": "green", "colour": "red", "count": 3}, "mykerinos", {"seats": []}, "fr")
+    assert words == {"turn": "green", "colour": "rouge", "count": 3}  # no such seat in that view: kept
+    assert refusal_text(IllegalMove("myk.not_your_turn", turn="green"), "fr", (), myk) == "C'est au tour de vert."
+    # Values that are no id of the game stay as they are.
+    assert in_words({"figure": "Z9", "seat": "nobody"}, "scotland_yard", {}, "en") == {"figure": "Z9", "seat": "nobody"}
+
+
+def test_a_phone_refused_by_the_rules_reads_the_other_seats_colour(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        async with rig(tmp_path, "victorian_masterminds", VM) as r:
+            r.server.language = lambda: "fr"
+            game = r.table.game
+            assert game is not None
+            assert r.table.current is not None
+            game_id = r.table.current.header.id
+            await r.table.submit_json({"seq": game.seq, "intent": {"kind": "vm.start"}}, TABLE, game_id=game_id)
+            phones = await r.connect_all(["p2"])
+            answer = await phones["p2"].intent(game.seq, {"kind": "vm.end_turn", "seat": "p2"})
+            assert answer["type"] == "refused" and answer["params"] == {"active": "p1"}, answer
+            assert answer["text"] == "C'est au tour de Rouge."  # the code's params keep the id
+            for phone in phones.values():
+                await phone.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_refusal_without_a_view_still_has_words() -> None:
+    assert (
+        refusal_text(CompanionError("stale"), "es", (), None)
+        == "La partida ha avanzado: vuelve a mirar e inténtalo de nuevo."
+    )
+    assert Audience.of_seat("p1").seat == "p1"

@@ -282,8 +282,8 @@ def _submit(args: argparse.Namespace, config: Config, intent_json: JSONObject | 
         game_id = table.current.header.id
         seq = table.seq if args.seq is None else args.seq
         if intent_json is None:
-            return await table.submit(Undo(), actor, seq, game_id=game_id)
-        return await table.submit_json({"seq": seq, "intent": intent_json}, actor, game_id=game_id)
+            return await table.submit(Undo(), actor, seq, game_id=game_id, source="cli")
+        return await table.submit_json({"seq": seq, "intent": intent_json}, actor, game_id=game_id, source="cli")
 
     request: JSONObject = {
         "op": "do",

@@ -146,6 +146,12 @@ class ToyRules:
             return [(intent, Audience.of_seat(first.seat))]
         return []
 
+    def describe_action(self, state: ToyState, events: tuple[Event, ...], audience: Audience) -> Line:
+        first = events[0]
+        if isinstance(first, Added):
+            return Line("toy.action.add", {"seat": first.seat, "amount": sum(getattr(e, "amount", 0) for e in events)})
+        return Line("toy.action.draw")
+
     def outcome(self, state: ToyState) -> Outcome | None:
         if state.total >= state.target:
             return Outcome("toy.reached", (state.seats[(state.turn - 1) % len(state.seats)],))

@@ -116,7 +116,9 @@ class Controller:
         Masterminds agent disc scanned for the next placement)."""
         if self.inputs is not None:
             intent = self.inputs.router.complete_intent(intent)
-        return await self.table.submit_json({"seq": seq, "intent": intent}, TABLE, game_id=game_id)
+        return await self.table.submit_json(
+            {"seq": seq, "intent": intent}, TABLE, game_id=game_id, source="touchscreen"
+        )
 
     async def new_game(self, rules: str, setup: JSONObject, title: str) -> int:
         return await self.table.new_game(rules, setup, title)

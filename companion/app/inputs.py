@@ -388,7 +388,7 @@ class InputRouter:
 
         async def run() -> Ack | None:
             try:
-                ack = await self.table.submit(intent, actor, None, game_id=game_id)
+                ack = await self.table.submit(intent, actor, None, game_id=game_id, source="input")
             except CompanionError as exc:
                 entry.update({"outcome": "refused", "code": exc.code})
                 self._notice(Notice(exc.code, exc.params, "refused"), source)

@@ -4,7 +4,7 @@ import the portable JSON form."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from companion.app.store import GameHeader, Store, StoredEvent
@@ -25,6 +25,7 @@ EXPORT_VERSION = 1
 class LoadedGame:
     header: GameHeader
     game: Game[Any]
+    sources: dict[int, str] = field(default_factory=dict)  # action seq -> where it came from
 
 
 def _entries(rules: Rules[Any], stored: list[StoredEvent]) -> list[Entry]:
@@ -76,9 +77,8 @@ def load_game(store: Store, game_id: int) -> LoadedGame:
     header, rows = store.game_rows(game_id)
     rules = get_rules(header.rules)
     read = EventReader(rules)
-    return LoadedGame(
-        header, _folded(lambda: Game.from_rows(rules, header.config, header.seed, rows, read, read.undo_target))
-    )
+    game = _folded(lambda: Game.from_rows(rules, header.config, header.seed, rows, read, read.undo_target))
+    return LoadedGame(header, game, store.sources(game_id))
 
 
 def _folded(make: Callable[[], Game[Any]]) -> Game[Any]:

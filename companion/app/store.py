@@ -60,8 +60,14 @@ def _v3(db: sqlite3.Connection) -> None:
     )
 
 
+def _v4(db: sqlite3.Connection) -> None:
+    # Where an action came from ("phone:d2", "touchscreen", ...), on its first event: for the undo
+    # question ("Undo: D2 taxi 53 → 69 (from D2's phone)?") also after a restart.
+    db.execute("ALTER TABLE events ADD COLUMN source TEXT")
+
+
 # Index i upgrades a file from user_version i to i + 1. Append only; never edit a released step.
-MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_v1, _v2, _v3]
+MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_v1, _v2, _v3, _v4]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
@@ -83,6 +89,7 @@ class StoredEvent:
     seq: int
     action: int
     body: JSONObject
+    source: str = ""  # where the action came from (on its first event; "" when not known)
 
 
 def _now() -> str:
@@ -176,11 +183,11 @@ class Store:
         self, game_id: int, events: Sequence[StoredEvent], status: str | None = None
     ) -> concurrent.futures.Future[None]:
         """Commit the events of one action atomically (and the game's status with them)."""
-        rows = [(game_id, e.seq, e.action, dumps(e.body)) for e in events]
+        rows = [(game_id, e.seq, e.action, dumps(e.body), e.source or None) for e in events]
 
         def work(db: sqlite3.Connection) -> None:
             db.execute("BEGIN IMMEDIATE")
-            db.executemany("INSERT INTO events (game_id, seq, action, body) VALUES (?, ?, ?, ?)", rows)
+            db.executemany("INSERT INTO events (game_id, seq, action, body, source) VALUES (?, ?, ?, ?, ?)", rows)
             if status is None:
                 db.execute("UPDATE games SET updated = ? WHERE id = ?", (_now(), game_id))
             else:
@@ -260,12 +267,12 @@ class Store:
     def events(self, game_id: int) -> list[StoredEvent]:
         def work(db: sqlite3.Connection) -> list[StoredEvent]:
             out = []
-            for seq, action, body in db.execute(
-                "SELECT seq, action, body FROM events WHERE game_id = ? ORDER BY seq", (game_id,)
+            for seq, action, body, source in db.execute(
+                "SELECT seq, action, body, source FROM events WHERE game_id = ? ORDER BY seq", (game_id,)
             ):
                 data = loads(body)
                 assert isinstance(data, dict)
-                out.append(StoredEvent(seq, action, data))
+                out.append(StoredEvent(seq, action, data, source or ""))
             return out
 
         return self._call(work)
@@ -288,6 +295,17 @@ class Store:
             return _header(row), rows
 
         return self._call(work)
+
+    def sources(self, game_id: int) -> dict[int, str]:
+        """Where each action of a game came from, by the seq of its first event (where known)."""
+        return self._call(
+            lambda db: {
+                int(seq): str(source)
+                for seq, source in db.execute(
+                    "SELECT seq, source FROM events WHERE game_id = ? AND source IS NOT NULL", (game_id,)
+                )
+            }
+        )
 
     def preferences(self) -> dict[str, JSON]:
         return self._call(lambda db: {k: loads(v) for k, v in db.execute("SELECT key, value FROM preferences")})

@@ -29,8 +29,8 @@ from companion.app.store import GameHeader, Store, StoredEvent
 from companion.core.audience import Audience
 from companion.core.codec import KindCodec
 from companion.core.errors import CompanionError, MalformedInput
-from companion.core.events import Intent
-from companion.core.game import Game, event_codec, intent_codec
+from companion.core.events import Event, Intent, Undo
+from companion.core.game import Game, event_codec, fold, intent_codec
 from companion.core.jsonvalue import JSON, JSONObject
 from companion.games import get_rules
 
@@ -38,6 +38,10 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 Listener = Callable[[JSONObject], None]
+
+
+# Where an intent came from (``Table.submit(..., source=...)``), for the screens' words.
+SOURCES = ("touchscreen", "table_link", "phone:<seat>", "input", "cli")
 
 
 class NoGame(CompanionError):
@@ -92,6 +96,9 @@ class Table:
         self._queue: asyncio.Queue[tuple[Callable[[], Awaitable[Any]], asyncio.Future[Any]]] | None = None
         self._task: asyncio.Task[None] | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
+        self._before: tuple[int, int, Any] | None = None  # (game, action, state before it): the last commit's
+        self._last_key: tuple[int, int] | None = None
+        self._last_found: tuple[int, Any, tuple[Event, ...], str] | None = None
 
     # -- life cycle -------------------------------------------------------------
     async def start(self) -> None:
@@ -151,13 +158,16 @@ class Table:
             raise NoGame("table.no_game", "no game is open")
         return intent_codec(self.current.game.rules)
 
-    async def submit(self, intent: Intent, actor: Audience, seq: int | None = None, *, game_id: int) -> Ack:
+    async def submit(
+        self, intent: Intent, actor: Audience, seq: int | None = None, *, game_id: int, source: str = ""
+    ) -> Ack:
         """Decide, commit and publish one intent meant for game ``game_id``. ``seq`` is the state
         the actor saw; ``None`` (hardware inputs, which show no view) means "the state when it is
-        decided". Both are checked in the consumer, when the intent's turn comes."""
-        return await self._run(lambda: self._process(intent, actor, seq, game_id))
+        decided". Both are checked in the consumer, when the intent's turn comes. ``source`` says
+        where it came from (:data:`SOURCES`), kept with the action for the screens' words."""
+        return await self._run(lambda: self._process(intent, actor, seq, game_id, source))
 
-    async def submit_json(self, message: JSON, actor: Audience, *, game_id: int) -> Ack:
+    async def submit_json(self, message: JSON, actor: Audience, *, game_id: int, source: str = "") -> Ack:
         """An untrusted envelope ``{"seq": n, "intent": {"kind": ..., ...}}`` from a phone."""
         if not isinstance(message, dict) or set(message) != {"seq", "intent"}:
             raise MalformedInput("malformed.envelope", "expected {seq, intent}")
@@ -165,7 +175,7 @@ class Table:
         if isinstance(seq, bool) or not isinstance(seq, int):
             raise MalformedInput("malformed.field", "seq must be an integer", field="seq", expected="integer")
         intent = self.decode_intent(message["intent"], game_id)
-        return await self.submit(intent, actor, seq, game_id=game_id)
+        return await self.submit(intent, actor, seq, game_id=game_id, source=source)
 
     def decode_intent(self, data: JSON, game_id: int) -> Intent:
         """An untrusted intent's JSON, decoded with game ``game_id``'s codec (which must be open now;
@@ -187,18 +197,27 @@ class Table:
             raise OtherGame("table.other_game", "that was meant for a game that is not open now")
         return self.current
 
-    async def _process(self, intent: Intent, actor: Audience, seq: int | None, game_id: int) -> Ack:
+    async def _process(self, intent: Intent, actor: Audience, seq: int | None, game_id: int, source: str) -> Ack:
         loaded = self.check_game(game_id)
         game = loaded.game
         events = game.decide(intent, actor, game.seq if seq is None else seq)
         if events:
+            before = game.state
             state = game.after(events)
             entries = game.entries_for(events)
             codec = event_codec(game.rules)
-            stored = [StoredEvent(e.seq, e.action, codec.encode(e.event)) for e in entries]
+            stored = [
+                StoredEvent(e.seq, e.action, codec.encode(e.event), source if i == 0 else "")
+                for i, e in enumerate(entries)
+            ]
             status = status_for(game.rules, state)
             await asyncio.wrap_future(self.store.append(loaded.header.id, stored, status))
             game.commit(events, state)
+            action = entries[0].seq
+            if source:
+                loaded.sources[action] = source
+            if not isinstance(intent, Undo):
+                self._before = (loaded.header.id, action, before)
             self._publish()  # never raises: the events are durable, the ack goes out
         return Ack(loaded.header.id, game.seq)
 
@@ -247,11 +266,49 @@ class Table:
 
     # -- views --------------------------------------------------------------------
     def message(self, audience: Audience) -> JSONObject:
-        """What one screen gets now, built only from the game's view for that audience."""
+        """What one screen gets now, built only from the game's view for that audience (and the
+        game's own words for the last action, as that audience may know it)."""
         if self.current is None:
             return {"type": "no_game"}
         header = self.current.header
-        return {"type": "state", "game_id": header.id, "title": header.title, **self.current.game.snapshot(audience)}
+        snapshot = self.current.game.snapshot(audience)
+        return {"type": "state", "game_id": header.id, "title": header.title, **snapshot, "last": self.last(audience)}
+
+    def last(self, audience: Audience) -> JSONObject | None:
+        """The last action that still counts, in the game's words for ``audience``:
+        ``{"seq", "source", "text": {"code", "params"}}`` (``None`` before the first one). It is
+        what an undo would take back; a screen also uses it to say why a half-done choice of its
+        own vanished."""
+        found = self._last_action()
+        if found is None or self.current is None:
+            return None
+        action, before, events, source = found
+        try:
+            line = self.current.game.rules.describe_action(before, events, audience)
+        except Exception:
+            log.exception("describing the last action failed")
+            return None
+        return {"seq": action, "source": source, "text": {"code": line.code, "params": dict(line.params)}}
+
+    def _last_action(self) -> tuple[int, Any, tuple[Event, ...], str] | None:
+        loaded = self.current
+        if loaded is None:
+            return None
+        game = loaded.game
+        key = (loaded.header.id, game.seq)
+        if self._last_key != key:
+            live = game.last_action()
+            found = None
+            if live:
+                action = live[0].action
+                cached = self._before
+                if cached is not None and cached[:2] == (loaded.header.id, action):
+                    before = cached[2]
+                else:  # after an undo or a restart: the state before it, folded once
+                    before = fold(game.rules, game.start, game.entries[: action - 1])
+                found = (action, before, tuple(e.event for e in live), loaded.sources.get(action, ""))
+            self._last_key, self._last_found = key, found
+        return self._last_found
 
     def subscribe(
         self, audience: Audience, listener: Listener, send_now: bool = True, *, game_id: int | None = None

@@ -259,7 +259,7 @@ class CommandServer:
         seq = None if seq is None else _int(seq, "seq")
         data = request.get("intent")
         intent = Undo() if data is None else self.table.decode_intent(data, game_id)
-        ack = await self.table.submit(intent, actor, seq, game_id=game_id)
+        ack = await self.table.submit(intent, actor, seq, game_id=game_id, source="cli")
         return {"game_id": ack.game_id, "seq": ack.seq}
 
 

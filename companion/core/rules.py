@@ -11,6 +11,7 @@ from companion.core.audience import Audience
 from companion.core.codec import KindCodec
 from companion.core.events import Event, Intent
 from companion.core.jsonvalue import JSON, JSONObject
+from companion.core.summary import Line
 
 S = TypeVar("S")
 
@@ -48,6 +49,10 @@ class Rules(Protocol[S]):
       (empty when no intent writes such an action, e.g. a step the game takes by itself). An
       imported log is re-decided with these (:mod:`companion.core.recheck`): what a player
       decided is checked again, and only the chance outcomes the events record are trusted.
+    - ``describe_action`` says one logged action in words for ``audience`` (a message code and its
+      params, see :class:`~companion.core.summary.Line`), given the state before it — "D2 taxi
+      53 → 69" — never more than that audience may know. Screens name what an undo would take back
+      with it, and why a half-done choice vanished.
     """
 
     name: str
@@ -69,3 +74,5 @@ class Rules(Protocol[S]):
     def outcome(self, state: S) -> Outcome | None: ...
 
     def recorded_intents(self, state: S, events: tuple[Event, ...]) -> Sequence[tuple[Intent, Audience]]: ...
+
+    def describe_action(self, state: S, events: tuple[Event, ...], audience: Audience) -> Line: ...

@@ -352,7 +352,8 @@ class PhoneServer:
     async def _intent(self, conn: Connection, ident: int | None, data: dict[str, Any]) -> None:
         envelope = {"seq": data["seq"], "intent": data["intent"]}
         try:
-            ack = await self.table.submit_json(envelope, conn.audience, game_id=conn.claim.game_id)
+            source = "table_link" if conn.audience.is_table else f"phone:{conn.claim.seat}"
+            ack = await self.table.submit_json(envelope, conn.audience, game_id=conn.claim.game_id, source=source)
         except CompanionError as exc:
             words = refusal_text(exc, self.lang_of(conn), (), self.table.current)  # seats and ids in words
             conn.reply({"type": "refused", "id": ident, **exc.to_json(), "text": words})

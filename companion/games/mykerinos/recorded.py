@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from companion.core.audience import TABLE, Audience
 from companion.core.events import Event, Intent
+from companion.core.summary import Line
 from companion.games.mykerinos import intents as it
 from companion.games.mykerinos.events import (
     ArchaeologistsMoved,
@@ -31,6 +32,7 @@ from companion.games.mykerinos.events import (
     ZoneCounted,
 )
 from companion.games.mykerinos.state import MykState
+from companion.games.mykerinos.summary import SUMMARY
 
 
 def recorded_intent(first: Event) -> Intent | None:
@@ -77,3 +79,15 @@ def recorded_intent(first: Event) -> Intent | None:
 def recorded_intents(state: MykState, events: tuple[Event, ...]) -> list[tuple[Intent, Audience]]:
     intent = recorded_intent(events[0])
     return [] if intent is None else [(intent, TABLE)]
+
+
+def describe_action(state: MykState, events: tuple[Event, ...], audience: Audience) -> Line:
+    """The action in the summary's words for the intent that wrote it (public words: they name
+    no hidden agent, card or pile)."""
+    found = recorded_intents(state, events)
+    if not found:
+        return Line("myk.action")
+    intent, _actor = found[0]
+    encoded = it.INTENTS.encode(intent)
+    assert isinstance(encoded, dict)
+    return SUMMARY.did(encoded)

@@ -18,6 +18,7 @@ from companion.core import (
     Outcome,
     SetupError,
 )
+from companion.core.summary import Line
 from companion.games.mykerinos import flow, recorded, views
 from companion.games.mykerinos import intents as it
 from companion.games.mykerinos.events import (
@@ -636,3 +637,6 @@ class MykerinosRules:
 
     def recorded_intents(self, state: MykState, events: tuple[Event, ...]) -> list[tuple[Intent, Audience]]:
         return recorded.recorded_intents(state, events)
+
+    def describe_action(self, state: MykState, events: tuple[Event, ...], audience: Audience) -> Line:
+        return recorded.describe_action(state, events, audience)

@@ -25,6 +25,7 @@ from companion.core.errors import Forbidden, IllegalMove, SetupError
 from companion.core.events import Event, Intent
 from companion.core.jsonvalue import JSON, JSONObject
 from companion.core.rules import Outcome
+from companion.core.summary import Line
 from companion.games.scotland_yard import moves, recorded, tracker, views
 from companion.games.scotland_yard.board import D_CARDS, X_CARDS, board_for
 from companion.games.scotland_yard.model import (
@@ -407,6 +408,9 @@ class ScotlandYardRules:
 
     def recorded_intents(self, state: SYState, events: tuple[Event, ...]) -> list[tuple[Intent, Audience]]:
         return recorded.recorded_intents(state, events)
+
+    def describe_action(self, state: SYState, events: tuple[Event, ...], audience: Audience) -> Line:
+        return recorded.describe_action(state, events, audience)
 
 
 RULES = ScotlandYardRules()

@@ -8,8 +8,11 @@ end of a turn, the final round), which the re-check compares. The table may act 
 from __future__ import annotations
 
 from companion.core.audience import TABLE, Audience
+from companion.core.codec import KindCodec
 from companion.core.events import Event, Intent
+from companion.core.summary import Line
 from companion.games.victorian_masterminds.events import (
+    INTENT_CLASSES,
     Adjust,
     AgentPlaced,
     AgentResolved,
@@ -44,6 +47,9 @@ from companion.games.victorian_masterminds.events import (
     TurnEnded,
 )
 from companion.games.victorian_masterminds.model import VMState
+from companion.games.victorian_masterminds.summary import SUMMARY
+
+INTENTS: KindCodec[Intent] = KindCodec(INTENT_CLASSES)
 
 
 def recorded_intents(state: VMState, events: tuple[Event, ...]) -> list[tuple[Intent, Audience]]:
@@ -105,3 +111,15 @@ def recorded_intents(state: VMState, events: tuple[Event, ...]) -> list[tuple[In
     if isinstance(first, MissionSet):
         return [(SetMission(first.city, first.reward, first.label), TABLE)]
     return []  # loot, flips of full stacks, resolutions, the end: the game writes them by itself
+
+
+def describe_action(state: VMState, events: tuple[Event, ...], audience: Audience) -> Line:
+    """The action in the summary's words for the intent that wrote it (public words: they name
+    no hidden agent, card or pile)."""
+    found = recorded_intents(state, events)
+    if not found:
+        return Line("vm.action")
+    intent, _actor = found[0]
+    encoded = INTENTS.encode(intent)
+    assert isinstance(encoded, dict)
+    return SUMMARY.did(encoded)

@@ -9,6 +9,7 @@ from companion.core.codec import KindCodec
 from companion.core.events import Event, Intent
 from companion.core.jsonvalue import JSON, JSONObject
 from companion.core.rules import Outcome
+from companion.core.summary import Line
 from companion.games.victorian_masterminds import flow, recorded, views
 from companion.games.victorian_masterminds.engine import apply_event, final_scores
 from companion.games.victorian_masterminds.events import EVENT_CLASSES, INTENT_CLASSES
@@ -47,6 +48,9 @@ class VictorianMastermindsRules:
 
     def recorded_intents(self, state: VMState, events: tuple[Event, ...]) -> list[tuple[Intent, Audience]]:
         return recorded.recorded_intents(state, events)
+
+    def describe_action(self, state: VMState, events: tuple[Event, ...], audience: Audience) -> Line:
+        return recorded.describe_action(state, events, audience)
 
 
 RULES = VictorianMastermindsRules()

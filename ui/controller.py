@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.app import bgstats
-from companion.app.config import LANGUAGES, Config
+from companion.app.config import Config
 from companion.app.history import History, Play
-from companion.app.i18n import text
+from companion.app.i18n import LANGUAGES, text
 from companion.app.names import refusal_text
 from companion.app.preferences import (
     PREF_LANGUAGE,

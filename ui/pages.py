@@ -132,6 +132,11 @@ class NewGameScreen(Page):
         self.form = game_ui(rules).SetupForm(self.app)
         self.refresh()
 
+    def refresh(self) -> None:
+        if self.form is not None:
+            self.form.rebuild()  # its words in the language now; its choices stay
+        super().refresh()
+
     def build(self) -> Widget:
         if self.chosen is None:
             box = vbox(spacing=dp(10), padding=(0, dp(6)))
@@ -164,6 +169,8 @@ class NewGameScreen(Page):
             width=dp(220),
         )
         bottom = hbox(Widget(), start, size_hint_y=None, height=theme.TOUCH)
+        if self.form.parent is not None:  # rebuilt (e.g. another language): the form moves over
+            self.form.parent.remove_widget(self.form)
         return vbox(scroll(self.form, tid="new.form"), bottom)
 
     def start(self) -> None:

@@ -30,6 +30,12 @@ class SeatsScreen(Page):
         self.qr_caption = ""
         self.qr_url = ""
         self.qr_code = ""  # the seat's room code, shown under its QR code
+        self.wanted: str | None = None  # the seat whose code to show as soon as the links are read
+
+    def open_for(self, seat: str) -> None:
+        """One tap from a table screen: the Phones screen with this seat's QR code on it."""
+        self.wanted = seat
+        self.app.go("seats")
 
     def title(self) -> str:
         return self.t("ui.seats.title")
@@ -50,6 +56,9 @@ class SeatsScreen(Page):
         self.links = links
         self.body.clear_widgets()
         self.body.add_widget(self.build_body())
+        wanted, self.wanted = self.wanted, None
+        if wanted is not None:
+            self.show(wanted)  # a free seat's code; a claimed seat shows as joined, with Release
 
     def update_from_message(self) -> None:
         """Seat names may change with the game (e.g. a new game was opened)."""

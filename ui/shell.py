@@ -80,6 +80,7 @@ class CompanionApp(App):
         server = self.ctl.phones.server
         if server is not None:
             server.on_claim(self.on_claim)
+            server.on_leave(self.on_phone_left)
         self._subscription = self.ctl.table.subscribe(TABLE, self.on_message)
         if self.ctl.inputs is not None:
             self._stop_inputs = self.ctl.inputs.router.listen(self.on_input)
@@ -191,6 +192,17 @@ class CompanionApp(App):
 
     def on_claim(self, game_id: int, seat: str) -> None:
         self.pages["seats"].claimed(game_id, seat)
+        self.phones_changed(game_id)
+
+    def on_phone_left(self, game_id: int, seat: str) -> None:
+        if self.screen == "seats" and game_id == self.ctl.game_id:
+            self.pages["seats"].refresh()
+        self.phones_changed(game_id)
+
+    def phones_changed(self, game_id: int) -> None:
+        """A phone came or went: the table screen may say who has none (e.g. Mister X)."""
+        if game_id == self.ctl.game_id and self.screen == "game":
+            self.pages["game"].refresh()
 
     # -- doing things --------------------------------------------------------------------------
     def run(

@@ -185,10 +185,15 @@ class PhoneServer:
     def add_routes(self, add: Callable[[web.Application], None]) -> None:
         """More routes on the same server (the host and landing pages, companion.net.host)."""
         self._routes.append(add)
+        self._on_leave: list[Callable[[int, str], None]] = []
 
     def on_claim(self, callback: Callable[[int, str], None]) -> None:
         """Tell the touchscreen when a seat was claimed (it hides that seat's QR code)."""
         self._on_claim.append(callback)
+
+    def on_leave(self, callback: Callable[[int, str], None]) -> None:
+        """Tell the touchscreen when a seat's phone went away (e.g. Mister X has no phone now)."""
+        self._on_leave.append(callback)
 
     # -- the application ------------------------------------------------------------
     def app(self) -> web.Application:
@@ -243,8 +248,7 @@ class PhoneServer:
         # Bound to the claimed game: when the table leaves it, the phone is told and let go.
         subscription = self.table.subscribe(conn.audience, lambda m: self._push(conn, m), game_id=claim.game_id)
         log.info("seat %s joined (game %s)", claim.seat, claim.game_id)
-        for callback in self._on_claim:
-            callback(claim.game_id, claim.seat)
+        _tell(self._on_claim, claim)
         try:
             await self._serve(conn)
         finally:
@@ -256,6 +260,7 @@ class PhoneServer:
                 await sender
             self.connections.discard(conn)
             await _close(ws)
+            _tell(self._on_leave, claim)
         return ws
 
     async def _hello(self, ws: web.WebSocketResponse, address: str) -> Claim | None:
@@ -430,6 +435,15 @@ async def _send(ws: web.WebSocketResponse, message: JSONObject) -> None:
     if not ws.closed:
         with contextlib.suppress(ConnectionError, RuntimeError):
             await ws.send_str(json.dumps(message, ensure_ascii=False))
+
+
+def _tell(callbacks: list[Callable[[int, str], None]], claim: Claim) -> None:
+    """Tell the touchscreen about a seat's phone; its trouble is never the phone's."""
+    for callback in callbacks:
+        try:
+            callback(claim.game_id, claim.seat)
+        except Exception:
+            log.exception("a seat listener failed")
 
 
 async def _close(ws: web.WebSocketResponse, code: int = 1000, message: bytes = b"") -> None:

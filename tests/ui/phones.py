@@ -25,6 +25,31 @@ sys.modules["net_harness"] = harness
 _spec.loader.exec_module(harness)
 
 
+class PumpedPhone(harness.Phone):  # type: ignore[misc,name-defined]
+    """A harness phone whose socket is read all the time (so pings are answered while the test
+    is busy with the touchscreen: a phone that never reads is closed by the server's heartbeat);
+    ``recv`` takes the messages in the order they came."""
+
+    def start_pump(self) -> None:
+        self.inbox: asyncio.Queue[Any] = asyncio.Queue()
+        self.pump = asyncio.get_running_loop().create_task(self._pump())
+
+    async def _pump(self) -> None:
+        while True:
+            msg = await self.ws.receive()
+            await self.inbox.put(msg)
+            if msg.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED, aiohttp.WSMsgType.ERROR):
+                return
+
+    async def recv(self, timeout: float = 30.0) -> dict[str, Any]:
+        msg = await asyncio.wait_for(self.inbox.get(), timeout)
+        if msg.type != aiohttp.WSMsgType.TEXT:
+            return {"type": f"<{msg.type.name}>"}
+        self.received.append(msg.data)
+        data: dict[str, Any] = json.loads(msg.data)
+        return data
+
+
 class SyncPhone:
     def __init__(self, url: str, device: str | None = None) -> None:
         parsed = urlparse(url)
@@ -47,7 +72,8 @@ class SyncPhone:
             if self.session is None:
                 self.session = aiohttp.ClientSession()
             ws = await self.session.ws_connect(self.base + "/ws")
-            self.phone = harness.Phone(ws, self.device)
+            self.phone = PumpedPhone(ws, self.device)
+            self.phone.start_pump()
             await self.phone.send({"type": "hello", "token": self.token, "device": self.device})
             reply: dict[str, Any] = await self.phone.recv()
             return reply
@@ -85,6 +111,15 @@ class SyncPhone:
         async def go() -> str:
             message = await self.phone.until("error", timeout=timeout)
             return str(message["code"])
+
+        return self._run(go(), timeout + 5)  # type: ignore[no-any-return]
+
+    def until_type(self, kind: str, timeout: float = 10.0) -> dict[str, Any]:
+        """The next message of type ``kind`` (e.g. ``language``: the table switched language)."""
+
+        async def go() -> dict[str, Any]:
+            message: dict[str, Any] = await self.phone.until(kind, timeout=timeout)
+            return message
 
         return self._run(go(), timeout + 5)  # type: ignore[no-any-return]
 

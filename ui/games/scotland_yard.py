@@ -36,6 +36,7 @@ from ui.widgets import (
 
 LINES = ("taxi", "bus", "underground")
 LOG_FIELDS = 24
+MRX = "mrx"  # Mister X's seat
 
 
 def _text_on(ticket: str) -> Any:
@@ -300,7 +301,27 @@ class TableView(base.TableView):
         v = self.view
         box = fit_height(vbox(spacing=dp(6), padding=(0, 0, dp(8), 0)))
         phase = txt(v.get("phase"))
-        if phase == "x":
+        if phase == "x" and MRX not in self.ctl.connected():
+            # He moves only on his own phone: say so, and offer his QR code in one tap.
+            box.add_widget(
+                Panel(
+                    Lbl(self.t("ui.sy.x_no_phone"), bold=True, wrap=True, tid="sy.x_no_phone"),
+                    Btn(
+                        self.t("ui.sy.x_link"),
+                        lambda: self.app.pages["seats"].open_for(MRX),
+                        tid="sy.link_x",
+                        colour=theme.ACCENT,
+                        width=dp(150),
+                    ),
+                    orientation="horizontal",
+                    colour=theme.PANEL_HI,
+                    border=theme.WARN,
+                    size_hint_y=None,
+                    height=dp(84),
+                    spacing=dp(8),
+                )
+            )
+        elif phase == "x":
             box.add_widget(
                 Panel(
                     Lbl(self.t("ui.sy.waiting_x"), size=theme.FONT_BIG, bold=True, wrap=True, tid="sy.waiting"),

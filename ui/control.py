@@ -38,6 +38,8 @@ from kivy.uix.modalview import ModalView
 from kivy.uix.scrollview import ScrollView
 from kivy.uix.widget import Widget
 
+from ui.widgets import plain
+
 if TYPE_CHECKING:
     from ui.shell import CompanionApp
 
@@ -180,7 +182,7 @@ class Control:
         for root in roots():
             for w in walk(root):
                 tid = getattr(w, "tid", "")
-                label = w.text if isinstance(w, Label) else ""
+                label = plain(w.text) if isinstance(w, Label) else ""
                 if not visible(w):
                     if tid and scrollable_to(w):  # a finger can scroll it into view
                         tids[tid] = {"text": label, "disabled": bool(w.disabled), "scrolled_away": True}
@@ -194,7 +196,7 @@ class Control:
             "screen": self.app.screen,
             "seq": self.app.rendered_seq,
             "frame": Clock.frames,
-            "toast": toast.text if toast.opacity > 0 else "",
+            "toast": plain(toast.text) if toast.opacity > 0 else "",
             "toast_kind": toast.kind,
             "dialog": any(isinstance(w, ModalView) for w in Window.children),
             "tids": tids,

@@ -28,6 +28,7 @@ from companion.app.preferences import (
     PREF_VM_START_LEVEL,
 )
 from companion.app.qr import phone_address, qr_png, seat_url
+from companion.app.readable import phrase
 from companion.app.seats import SeatLink, SeatLinks, wifi_payload
 from companion.app.store import GameHeader, Store
 from companion.app.table import Ack, Table
@@ -92,6 +93,24 @@ class Controller:
 
     def error(self, exc: CompanionError) -> str:
         return refusal_text(exc, self.lang, UI_TEXTS, self.table.current)  # ids in words
+
+    def said(self, line: JSON) -> str:
+        """A game's words (``{"code", "params"}``, e.g. a snapshot's last action) in the table's language."""
+        if not isinstance(line, dict) or not isinstance(line.get("code"), str):
+            return ""
+        params = line.get("params")
+        return phrase(str(line["code"]), params if isinstance(params, dict) else {}, self.lang)
+
+    def source_words(self, source: JSON, seat_label: Callable[[str], str]) -> str:
+        """Where an action came from, in words ("D2's phone", "this screen"); "" when not known."""
+        if not isinstance(source, str) or not source:
+            return ""
+        kind, _, seat = source.partition(":")
+        if kind == "phone" and seat:
+            return self.t("ui.source.phone", seat=seat_label(seat))
+        if kind in ("touchscreen", "table_link", "input", "cli"):
+            return self.t(f"ui.source.{kind}")
+        return ""
 
     # -- preferences ----------------------------------------------------------------------------
     def pref(self, key: str, default: JSON = None) -> JSON:

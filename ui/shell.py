@@ -254,19 +254,54 @@ class CompanionApp(App):
             game_id = int(str(self.message.get("game_id", 0)))
         self.run(self.ctl.submit(intent, seq, game_id), ok)
 
+    def last_action_words(self, message: JSONObject) -> tuple[str, str]:
+        """The snapshot's last action and where it came from, in words ("" when not known)."""
+        last = message.get("last")
+        if not isinstance(last, dict):
+            return "", ""
+        view = self.pages["game"].view
+        label = view.seat_label if view is not None else str
+        return self.ctl.said(last.get("text")), self.ctl.source_words(last.get("source"), label)
+
     def undo(self) -> None:
+        """Ask first, naming the action ("Undo: D2 taxi 53 → 69 (from D2's phone)?"). The undo
+        is sent against the state the question named: if anything happened meanwhile, it is
+        refused as stale instead of undoing something else."""
         from ui.widgets import confirm
 
         seq = int(str(self.message.get("seq", 0)))
         game_id = int(str(self.message.get("game_id", 0)))
+        what, source = self.last_action_words(self.message)
+        if what and source:
+            question = self.ctl.t("ui.undo.confirm_action", what=what, source=source)
+        elif what:
+            question = self.ctl.t("ui.undo.confirm_what", what=what)
+        else:
+            question = self.ctl.t("ui.undo.confirm")
 
         def done(_: object) -> None:
             self.toast.show(self.ctl.t("ui.undo.done"), "info")
 
         confirm(
-            self.ctl.t("ui.undo.confirm"),
+            question,
             self.ctl.t("ui.undo.yes"),
             self.ctl.t("ui.cancel"),
             lambda: self.submit({"kind": "core.undo"}, seq, done, game_id),
             danger=True,
         )
+
+    def vanished(self, message: JSONObject, since: int) -> None:
+        """A half-done choice on this screen (a figure's destinations, a room to tap) was cleared
+        because another device acted first: say who and what, so nobody wonders where it went."""
+        if self.busy():
+            return  # this screen's own action is on its way: nothing vanished
+        what, source = self.last_action_words(message)
+        last = message.get("last")
+        newer = isinstance(last, dict) and isinstance(last.get("seq"), int) and int(str(last["seq"])) > since
+        if newer and what and source:
+            words = self.ctl.t("ui.vanished.by", who=source, what=what)
+        elif newer and what:
+            words = self.ctl.t("ui.vanished.what", what=what)
+        else:
+            words = self.ctl.t("ui.vanished")
+        self.toast.show(words, "info", 8.0)

@@ -8,6 +8,7 @@ as ``"start.new"`` or ``"sy.dest.taxi.34"``; it is never shown.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
@@ -16,6 +17,7 @@ from kivy.clock import Clock
 from kivy.graphics import Color, Line, RoundedRectangle
 from kivy.metrics import dp
 from kivy.properties import StringProperty
+from kivy.resources import resource_find
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
@@ -25,9 +27,33 @@ from kivy.uix.modalview import ModalView
 from kivy.uix.scrollview import ScrollView
 from kivy.uix.stacklayout import StackLayout
 from kivy.uix.widget import Widget
+from kivy.utils import escape_markup
 
 from ui import theme
 from ui.theme import RGBA
+
+# Characters the default font (Roboto) has no glyph for, drawn with DejaVu Sans (shipped with Kivy):
+# a game's words may say "D2 taxi 53 → 69".
+MISSING_GLYPHS = "→←↔"
+FALLBACK_FONT = resource_find("data/fonts/DejaVuSans.ttf") or "DejaVuSans"
+
+
+def drawable(text: str) -> tuple[str, bool]:
+    """``text`` as a label can draw it, and whether that needs markup (see :func:`plain`)."""
+    if not any(c in text for c in MISSING_GLYPHS):
+        return text, False
+    out = escape_markup(text)
+    for c in MISSING_GLYPHS:
+        out = out.replace(c, f"[font={FALLBACK_FONT}]{c}[/font]")
+    return out, True
+
+
+def plain(text: str) -> str:
+    """What a label made by :func:`drawable` shows, without its markup."""
+    if "[font=" not in text:
+        return text
+    text = re.sub(r"\[font=[^\]]*\]|\[/font\]", "", text)
+    return text.replace("&bl;", "[").replace("&br;", "]").replace("&amp;", "&")
 
 
 def _background(widget: Widget, colour: RGBA, radius: float = 8.0, border: RGBA | None = None) -> None:
@@ -66,7 +92,8 @@ class Lbl(Label):
         tid: str = "",
         **kwargs: Any,
     ) -> None:
-        kwargs.setdefault("markup", False)
+        text, markup = drawable(text)
+        kwargs.setdefault("markup", markup)
         super().__init__(text=text, font_size=size, color=colour, bold=bold, halign=halign, valign=valign, **kwargs)
         self.tid = tid
         if one_line:
@@ -441,7 +468,7 @@ class Toast(Label):
         parent = self.parent
         width = (parent.width if parent else dp(800)) - dp(40)
         self.text_size = (width - dp(24), None)
-        self.text = message
+        self.text, self.markup = drawable(message)
         self.kind = kind
         self.texture_update()
         self.size = (width, max(theme.TOUCH, self.texture_size[1] + dp(20)))

@@ -70,10 +70,18 @@ class TableView(BoxLayout):
 
     # -- what a game provides -----------------------------------------------------------------------
     def render(self, msg: JSONObject) -> None:
+        was_half_done, before = self.half_done(), self.seq
         self.msg = msg
         self.seq = num(msg.get("seq"))
         self.clear_widgets()
         self.build()
+        if was_half_done and not self.half_done() and self.seq != before:
+            self.app.vanished(msg, before)
+
+    def half_done(self) -> bool:
+        """Is a choice under way on this screen (a figure picked, its destination not yet)?
+        If a new state clears it, the screen says why (:meth:`CompanionApp.vanished`)."""
+        return False
 
     def build(self) -> None:
         raise NotImplementedError

@@ -586,6 +586,9 @@ class TableView(base.TableView):
     def pick_room_sir_brown(self) -> None:
         self.redraw(room_for="sir_brown")
 
+    def half_done(self) -> bool:
+        return self.room_for is not None
+
     def cancel_room(self) -> None:
         self.redraw(room_for=None)
 

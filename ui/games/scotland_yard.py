@@ -351,6 +351,9 @@ class TableView(base.TableView):
         )
         return scroll(box, tid="sy.figures")
 
+    def half_done(self) -> bool:
+        return self.selected is not None or bool(self.placing)
+
     def select(self, figure: str) -> None:
         self.redraw(selected=figure)
 

@@ -122,6 +122,9 @@ class TableView(base.TableView):
         winners = [self._label_in(v, txt(w)) for w in seq_of(obj(v.get("result")).get("winners"))]
         return self.t("ui.vm.winner", players=" & ".join(winners)) if winners else ""
 
+    def half_done(self) -> bool:
+        return self.recycling is not None
+
     # -- the screen -------------------------------------------------------------------------------
     def build(self) -> None:
         if self.recycling is not None and "vm.place" not in self.actions():

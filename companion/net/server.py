@@ -180,12 +180,12 @@ class PhoneServer:
         self.failures = Failures()
         self.connections: set[Connection] = set()
         self._on_claim: list[Callable[[int, str], None]] = []
+        self._on_leave: list[Callable[[int, str], None]] = []
         self._routes: list[Callable[[web.Application], None]] = []
 
     def add_routes(self, add: Callable[[web.Application], None]) -> None:
         """More routes on the same server (the host and landing pages, companion.net.host)."""
         self._routes.append(add)
-        self._on_leave: list[Callable[[int, str], None]] = []
 
     def on_claim(self, callback: Callable[[int, str], None]) -> None:
         """Tell the touchscreen when a seat was claimed (it hides that seat's QR code)."""

@@ -89,7 +89,7 @@ def detectives_move(app: AppProcess, x_station: int, capture: bool, shots: str =
         movable = sorted(
             t for t in state["tids"] if t.startswith("sy.figure.") and t.count(".") == 2 and app_is_tap_panel(state, t)
         )
-        if not movable or "sy.waiting" in state["tids"]:
+        if not movable or "sy.waiting" in state["tids"] or "sy.x_no_phone" in state["tids"]:
             return False
         chosen = None
         for figure in movable:
@@ -132,7 +132,7 @@ def test_scotland_yard_with_mister_x_on_a_phone(app: AppProcess) -> None:
     app.wait_screen("game")
     app.screenshot("sy_table_start")
     app.tap("sy.draw_start")
-    app.wait(lambda s: "sy.waiting" in s["tids"], what="Mister X's turn")
+    app.wait(lambda s: "sy.x_no_phone" in s["tids"], what="Mister X's turn, and no phone for him yet")
     app.screenshot("sy_table_waiting_for_x")
 
     # Link Mister X's phone by scanning the code on the screen.

@@ -67,6 +67,8 @@ async def play_until(r: Rig, rules: str, config: dict[str, Any], busy: Any) -> N
     """Random legal play (the tests' drivers) until ``busy``; a game that ends first is replaced."""
     _, default, choose = DRIVERS[rules]
     rng = random.Random(1)
+    title = {"scotland_yard": "Scotland Yard", "victorian_masterminds": "Victorian Masterminds"}.get(rules, "Mykerinos")
+    await r.table.new_game(rules, config or default, title)  # the phones' title bar: a name in no language
     for _attempt in range(40):
         game = r.table.game
         assert game is not None
@@ -82,7 +84,7 @@ async def play_until(r: Rig, rules: str, config: dict[str, Any], busy: Any) -> N
                 continue
         if game.outcome() is None and busy(game.snapshot(TABLE)["view"]):
             return
-        await r.table.new_game(rules, config or default, "Friday night")
+        await r.table.new_game(rules, config or default, title)
     raise AssertionError(f"no random {rules} game got busy")
 
 

@@ -26,6 +26,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from companion.app.i18n import error_text, text
 from hardware.config import HardwareConfig, HardwareConfigError, parse_hardware
 from hardware.enrollment import EnrollmentSession, EnrollResult, Piece, TagTable, TagTableError
 from hardware.events import ButtonHeld, ButtonPressed, ButtonReleased, HardwareEvent, ReaderStatus, TagGone, TagSeen
@@ -210,7 +211,7 @@ def cmd_enroll(args: argparse.Namespace, config: Any) -> int:
         if len(pieces) != 1:
             raise HardwareConfigError("enroll", "--uid records one piece: give --game and --piece")
         session = EnrollmentSession(table, args.reader or "-", pieces[0], replace=args.replace)
-        return _finish(session, session.offer(TagSeen(session.reader, args.uid)))
+        return _finish(args, session, session.offer(TagSeen(session.reader, args.uid)))
     return _enroll_from_reader(args, s, table, pieces)
 
 
@@ -240,21 +241,29 @@ def _enroll_from_reader(args: argparse.Namespace, s: Settings, table: TagTable, 
         wait_for_readers(hw, 3.0)
         info = hw.readers[reader].info()
         if info.status != "connected":
-            print(f"warning: reader {reader} is {info.status} {info.detail}".rstrip(), file=sys.stderr)
+            status = _say(args, f"hardware.reader.{info.status}")
+            warning = _say(args, "hardware.enroll.reader_warning", reader=reader, status=status, detail=info.detail)
+            print(warning.rstrip(), file=sys.stderr)
         for piece in pieces:
             session = EnrollmentSession(table, reader, piece, replace=args.replace)
-            print(session.prompt + " ...", flush=True)
+            print(_say(args, "hardware.enroll.prompt", **session.prompt_params) + " ...", flush=True)
             if args.simulate_tag:
                 timer = threading.Timer(0.3, _place, (hw, reader, args.simulate_tag))
                 timer.start()
             result = session.wait(events, args.timeout)
             if result is None:
-                print(f"no tag within {args.timeout:g} s")
+                print(_say(args, "hardware.enroll.timeout", seconds=f"{args.timeout:g}"))
                 return 1
-            worst = max(worst, _finish(session, result))
+            worst = max(worst, _finish(args, session, result))
             if args.simulate_tag:
                 hw.simulator(reader).remove()
     return worst
+
+
+def _say(args: argparse.Namespace, code: str, **params: Any) -> str:
+    """Words of the hardware catalogue in the command line's language (``--lang``, else the
+    configuration's)."""
+    return text(code, params, getattr(args, "language", "en") or "en", ("hardware",))
 
 
 def _readers_only(hc: HardwareConfig, reader: str) -> HardwareConfig:
@@ -274,25 +283,25 @@ def _place(hw: Hardware, reader: str, uid: str) -> None:
         print(f"cannot simulate: {exc}", file=sys.stderr)
 
 
-def _finish(session: EnrollmentSession, result: EnrollResult | None) -> int:
+def _finish(args: argparse.Namespace, session: EnrollmentSession, result: EnrollResult | None) -> int:
     assert result is not None
     piece = result.piece
     if result.status == "conflict" and result.previous is not None:
-        print(
-            f"tag {result.uid} is already enrolled as {result.previous.title} "
-            f"[{result.previous.game}/{result.previous.piece}]"
-        )
-        if sys.stdin.isatty() and input(f"make it {piece.title} instead? [y/N] ").strip().lower() in ("y", "yes"):
+        old = result.previous
+        print(_say(args, "hardware.enroll.conflict", uid=result.uid, label=old.title, game=old.game, piece=old.piece))
+        yes = {w.strip().lower() for w in _say(args, "hardware.enroll.yes_words").split(",")}
+        question = _say(args, "hardware.enroll.replace", label=piece.title)
+        if sys.stdin.isatty() and input(question).strip().lower() in yes:
             result = session.confirm_replace()
         else:
-            print("not changed (use --replace to re-enroll it)")
+            print(_say(args, "hardware.enroll.not_changed"))
             return 1
     if result.status == "already":
-        print(f"tag {result.uid} already is {piece.title}")
+        print(_say(args, "hardware.enroll.already", uid=result.uid, label=piece.title))
     else:
-        print(f"enrolled tag {result.uid} as {piece.title} [{piece.game}/{piece.piece}]")
+        print(_say(args, "hardware.enroll.done", uid=result.uid, label=piece.title, game=piece.game, piece=piece.piece))
     if result.others:
-        print(f"  note: {piece.title} also has tag(s) {', '.join(result.others)}")
+        print(_say(args, "hardware.enroll.others", label=piece.title, uids=", ".join(result.others)))
     return 0
 
 
@@ -306,16 +315,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m hardware.cli", description="hardware diagnostics and enrollment")
     parser.add_argument("--config", help="configuration file (TOML)")
     parser.add_argument("--data-dir", help="where tags.json lives (overrides the configuration)")
+    parser.add_argument("--lang", help="language of the answers (default: the configuration's)")
     sub = parser.add_subparsers(dest="command", required=True)
     add_commands(sub)
     args = parser.parse_args(argv)
+    args.language = args.lang or "en"
     try:
         config = load_config(args.config)
         if args.data_dir:
             config = dataclasses.replace(config, data_dir=Path(args.data_dir))
+        args.language = args.lang or config.language
         func: Command = args.func
         return func(args, config)
-    except (CompanionError, OSError) as exc:
+    except CompanionError as exc:
+        print(f"companion: {error_text(exc, args.language, ('hardware',))} [{exc.code}]", file=sys.stderr)
+        return 2
+    except OSError as exc:
         print(f"companion: {exc}", file=sys.stderr)
         return 2
 

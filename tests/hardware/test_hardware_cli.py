@@ -57,6 +57,14 @@ def test_enroll_with_a_simulated_tag_then_list_export_import_forget(
     assert "Hold Eiffel Tower on reader rfid1" in out and "enrolled tag 67003B51C6" in out
     eiffel = Piece("victorian_masterminds", "building:paris:monument", "Eiffel Tower")
     assert TagTable.load(tmp_path / "tags.json").lookup("67003B51C6") == eiffel
+    # The same again, in French: the prompt and the answer in the table's words.
+    code = cli.main([*data, "--lang", "fr", "enroll", "--reader", "rfid1", "--game", "victorian_masterminds",
+                     "--piece", "building:paris:monument", "--label", "Tour Eiffel",
+                     "--simulate-tag", "67003B51C7", "--timeout", "15"])  # fmt: skip
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert "Posez Tour Eiffel sur le lecteur rfid1 ..." in out
+    assert "tag 67003B51C7 enregistré comme Tour Eiffel [victorian_masterminds/building:paris:monument]" in out
 
     assert cli.main([*data, "enroll", "--list"]) == 0
     assert "67003B51C6" in capsys.readouterr().out

@@ -19,6 +19,7 @@ import pytest
 from browser import PHONE, SHOTS, chromium
 from hostrig import HostRig, host_rig
 from phone_steps import no_overflow
+from phone_steps import shot as phone_shot
 from PIL import Image
 from playwright.async_api import Browser, Page
 from playwright.async_api import Error as PlaywrightError
@@ -143,6 +144,8 @@ def test_a_scotland_yard_night_run_from_the_host_page(tmp_path: Path) -> None:
             await r.table.submit(
                 PlaceDetectives((("D1", 13), ("D2", 26), ("B1", 29), ("B2", 34))), TABLE, r.table.seq, game_id=game_id
             )
+            await x.wait_for_selector("[data-place='51']", timeout=WAIT)
+            await phone_shot(x, "mrx-joined-by-room-code")
             await x.click("[data-place='51']", timeout=WAIT)
             await x.click("[data-section=move] .dest[data-ticket=taxi][data-station='67']", timeout=WAIT)
             await x.click("[data-action=confirm]")
@@ -178,6 +181,8 @@ def test_a_scotland_yard_night_run_from_the_host_page(tmp_path: Path) -> None:
             ]
             assert urllib.parse.urlsplit(link).netloc == "app.bgstatsapp.com"
             await shot(host, "end-bgstats")
+            await dora_page.wait_for_selector("[data-end]", timeout=WAIT)
+            await phone_shot(dora_page, "detective-caught-mrx")
 
             # The same page on a tablet, and its history.
             tablet = await open_host(r, browser, TABLET)

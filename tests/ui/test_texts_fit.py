@@ -1,7 +1,7 @@
 """No text is longer than its place on the 800×480 touchscreen, in any language: the real app runs in
 each language over the same saved games, and on every screen (start, new game and each game's setup,
-saved games, settings, diagnostics, each game's table in a busy state, the phones screen, the end
-screens, a dialog) every text is measured against its label (``ui/control.py: overflow``: lines cut
+saved games, settings, diagnostics, the play history, each game's table in a busy state, the phones
+screen, the end screens, a dialog) every text is measured against its label (``ui/control.py: overflow``: lines cut
 off, a word wider than its box, a one-line text shortened with an ellipsis). Every screen is also
 saved as a screenshot (``artifacts/screenshots/ui-fit-<lang>-<screen>.png``) to look at.
 
@@ -11,6 +11,7 @@ With ``COMPANION_DOCS_SCREENSHOTS=1`` the French and Spanish start and table scr
 from __future__ import annotations
 
 import os
+import re
 import shutil
 from pathlib import Path
 from typing import Any
@@ -27,6 +28,9 @@ from companion.core.audience import TABLE
 from companion.core.jsonvalue import JSONObject
 
 DOCS = ROOT / "docs" / "screenshots"
+RAW = re.compile(  # a message code ("ui.sy.moved") or an unfilled parameter ("{station}")
+    r"\b(ui|sy|vm|myk|phone|hardware|input|language)\.[a-z0-9_]+(\.[a-z0-9_]+)*\b|\{[a-z_]+(, *plural[^}]*)?\}"
+)
 DOC_SHOTS = {  # screen -> file name in docs/screenshots (prefixed with the language)
     "start": "start",
     "table-scotland_yard": "table-scotland-yard",
@@ -93,6 +97,8 @@ def test_every_text_fits_its_place_on_every_screen(
         path = app.screenshot(f"fit-{lang}-{screen}")
         # A file path (the data directory on diagnostics) is the system's, not a text; it wraps anywhere.
         found = [c for c in app.clipped() if not c["text"].startswith("/")]
+        # No message code and no unfilled {parameter} anywhere on screen.
+        found += [{"text": t, "why": "a code or an unfilled parameter"} for t in app.state()["texts"] if RAW.search(t)]
         if found:
             clipped[screen] = found
         if os.environ.get("COMPANION_DOCS_SCREENSHOTS") and lang in ("fr", "es") and screen in DOC_SHOTS:
@@ -127,7 +133,7 @@ def test_every_text_fits_its_place_on_every_screen(
         app.wait_screen("game")
         home()
         check("start")
-        for page in ("saved", "settings", "diagnostics"):
+        for page in ("saved", "settings", "diagnostics", "history"):
             app.tap(f"start.{page}")
             app.wait_screen(page)
             check(page)

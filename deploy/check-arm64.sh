@@ -243,11 +243,12 @@ in_root_bg /usr/bin/Xvfb :7 -screen 0 800x480x24 -fbdir /tmp/fb -nolisten tcp > 
 XVFB=$!
 NOTIFY_LOG=$OUT/notify.txt
 # systemd's side of the notification socket: every datagram with its sender's process id.
-python3 - "$ROOT/run/pi-check/notify.sock" "$NOTIFY_LOG" <<'EOF' &
+# An abstract-namespace socket: proot does not map sendto()'s address, and systemd uses such names too.
+NOTIFY_NAME=companion-pi-check-$$
+python3 - "$NOTIFY_NAME" "$NOTIFY_LOG" <<'EOF' &
 import os, socket, struct, sys, time
 sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-sock.bind(sys.argv[1])
-os.chmod(sys.argv[1], 0o777)
+sock.bind("\0" + sys.argv[1])
 sock.setsockopt(socket.SOL_SOCKET, socket.SO_PASSCRED, 1)
 sock.settimeout(1.0)
 end = time.monotonic() + 3600
@@ -274,12 +275,14 @@ trap cleanup EXIT
 for _ in $(seq 1 120); do [ -S "$ROOT/tmp/.X11-unix/X7" ] && break; sleep 1; done
 [ -S "$ROOT/tmp/.X11-unix/X7" ] || fail "Xvfb did not start: $OUT/xvfb.log"
 
-log "starting the installed app as the unit would (SDL on Xvfb instead of KMS/DRM)"
+# Mesa's llvmpipe dies under qemu-user (realloc(): invalid pointer): softpipe draws instead.
+log "starting the installed app as the unit would (SDL on Xvfb instead of KMS/DRM, Mesa softpipe)"
 # shellcheck disable=SC2086
 # As proot's (fake) root: proot cannot switch to another user (setresgid fails), so the user
 # companion's file access is not part of this check.
 in_root_bg /usr/bin/env -i PATH=/usr/local/bin:/usr/bin:/bin HOME=/var/lib/companion LANG=C.UTF-8 $UNIT_ENV \
-  SDL_VIDEODRIVER=x11 DISPLAY=:7 NOTIFY_SOCKET=/run/pi-check/notify.sock WATCHDOG_USEC=30000000 \
+  SDL_VIDEODRIVER=x11 DISPLAY=:7 NOTIFY_SOCKET="@$NOTIFY_NAME" WATCHDOG_USEC=30000000 \
+  ${COMPANION_PI_CHECK_APP_ENV:-GALLIUM_DRIVER=softpipe} \
   /bin/sh -c "cd /var/lib/companion && exec $EXEC" > "$OUT/app.log" 2>&1
 APP=$!
 for _ in $(seq 1 900); do

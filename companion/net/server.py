@@ -45,6 +45,18 @@ MAX_WAITING = 8  # hellos of one address that may wait for their turn at once
 FORGET_AFTER = 600.0  # seconds after the last failure
 PAGE_TEXTS = ("companion.net",)  # the page's own labels, beside every game's and the app's texts
 STATIC_TYPES = {".js": "text/javascript", ".css": "text/css"}
+# Texts the phone page shows before its texts are loaded (or while loading them fails): built into
+# the page itself, in the table's language, so no screen ever shows a raw code.
+BOOT_TEXTS = (
+    "phone.connecting",
+    "phone.connected",
+    "phone.reconnecting",
+    "phone.closed",
+    "phone.loading",
+    "phone.texts_retry",
+    "phone.retry",
+)
+BOOT_PLACEHOLDER = '<script type="application/json" id="boot">{}</script>'
 # Why a phone's game ended for it (the table's ``game_closed`` reasons) -> the error it is sent.
 CLOSED_CODES = {"switched": "link.game_switched", "closed": "link.game_closed", "deleted": "link.game_deleted"}
 
@@ -215,8 +227,18 @@ class PhoneServer:
         return runner, int(bound)
 
     async def page(self, request: web.Request) -> web.StreamResponse:
-        # No lookup of the token here: every /s/... answers the same bytes.
-        return web.Response(text=_resource("phone.html"), content_type="text/html", headers=_NO_STORE)
+        # No lookup of the token here: every /s/... answers the same bytes (they depend only on the
+        # table's language: the few texts the page needs before its texts are loaded are built in).
+        return web.Response(text=self.page_html(), content_type="text/html", headers=_NO_STORE)
+
+    def page_html(self) -> str:
+        lang = self.language()
+        texts = catalogue(PAGE_TEXTS)
+        boot = {code: texts.get(lang, {}).get(code) or texts["en"][code] for code in BOOT_TEXTS}
+        data = json.dumps({"lang": lang, "texts": boot}).replace("<", "\\u003c")  # nothing can end the script
+        html = _resource("phone.html")
+        html = html.replace('<html lang="en">', f'<html lang="{lang}">', 1)
+        return html.replace(BOOT_PLACEHOLDER, f'<script type="application/json" id="boot">{data}</script>', 1)
 
     async def static(self, request: web.Request) -> web.StreamResponse:
         name = request.match_info["name"]

@@ -17,6 +17,12 @@ const fallback = { render: (state, { el }) =>
 
 // Errors after which the page connects again by itself (docs/protocol.md); every other one is final.
 const RETRYABLE = new Set(["link.busy", "hello.timeout"]);
+// Final errors after which the same link may work again (its game is opened again): a button tries.
+const REOPENABLE = new Set(["link.not_open", "link.game_switched", "link.game_closed"]);
+// The few texts needed before the texts are loaded, built into the page by the Pi in its language.
+const BOOT = (() => {
+  try { return JSON.parse(document.getElementById("boot").textContent || "{}"); } catch (e) { return {}; }
+})();
 
 const C = (() => {
   const token = decodeURIComponent((location.pathname.split("/s/")[1] || "").split("/")[0]);
@@ -24,8 +30,11 @@ const C = (() => {
   const langKey = "companion.lang." + token;  // this seat's own language, when its player chose one
   let languages = [];        // [{code, name}] from the welcome
   let ownLang = false;       // the server says this seat has its own language
-  let texts = {};
-  let lang = "en";
+  let texts = Object.assign({}, BOOT.texts || {});
+  let textsReady = false;    // the whole catalogue is loaded (until then: the built-in texts only)
+  let textsWanted = null;    // the language being loaded (tried again until it arrives)
+  let textsTimer = null;
+  let lang = BOOT.lang || "en";
   let rules = languageOf({});  // the loaded texts' plural rule and digit grouping
   let ws = null;
   let retry = 0;
@@ -72,7 +81,7 @@ const C = (() => {
   }
 
   let noticeTimer = null;
-  function notice(text, info) {
+  function notice(text, info, keep) {
     const n = document.getElementById("notice");
     clearTimeout(noticeTimer);
     if (!text) { n.hidden = true; n.textContent = ""; return; }
@@ -80,14 +89,36 @@ const C = (() => {
     n.className = info ? "info" : "";
     n.textContent = text;
     // "Done." fades away; refusals stay until the next action so nobody misses them.
-    if (info && !pending) noticeTimer = setTimeout(() => notice(null), 3000);
+    if (info && !pending && !keep) noticeTimer = setTimeout(() => notice(null), 3000);
   }
 
-  async function loadTexts(language) {
+  /* The catalogue of ``language``; tried again (1, 2, 4, 8 s, then every 8 s) until it arrives, so a
+     failed download never leaves raw codes on the screen: until then the page says it is loading. */
+  async function loadTexts(language, attempt = 0) {
+    textsWanted = language;
+    clearTimeout(textsTimer);
+    let got = null;
     try {
       const r = await fetch("/texts/" + language + ".json", { cache: "no-store" });
-      if (r.ok) { texts = await r.json(); rules = languageOf(texts); lang = language; document.documentElement.lang = language; }
-    } catch (e) { /* keep the old texts */ }
+      if (r.ok) got = await r.json();
+    } catch (e) { /* tried again below */ }
+    if (textsWanted !== language) return;  // another language was asked for meanwhile
+    if (got && typeof got === "object") {
+      texts = Object.assign({}, BOOT.texts || {}, got);
+      rules = languageOf(texts);
+      lang = language;
+      textsReady = true;
+      textsWanted = null;
+      document.documentElement.lang = language;
+      return;
+    }
+    if (!textsReady) {
+      document.getElementById("main").replaceChildren(el("p", { class: "muted", "data-texts": "retry" }, t("phone.texts_retry")));
+    }
+    textsTimer = setTimeout(async () => {
+      await loadTexts(language, attempt + 1);
+      if (textsReady && textsWanted === null) { setStatus(document.getElementById("status").dataset.state || "connecting"); footer(); render(); }
+    }, 1000 * 2 ** Math.min(attempt, 3));
   }
 
   function connect() {
@@ -119,7 +150,7 @@ const C = (() => {
         if (mine && !ownLang && languages.some((l) => l.code === mine)) {
           ws.send(JSON.stringify({ type: "lang", lang: mine }));  // the Pi restarted since: tell it again
         }
-        if (msg.lang !== lang || !Object.keys(texts).length) await loadTexts(msg.lang);
+        if (msg.lang !== lang || !textsReady) await loadTexts(msg.lang);
         setStatus("connected");
         notice(null);
         footer();
@@ -128,7 +159,7 @@ const C = (() => {
       }
       case "lang":  // the table's language changed, or this seat chose its own: every word again
         ownLang = !!msg.own_lang;
-        if (msg.lang !== lang) await loadTexts(msg.lang);
+        if (msg.lang !== lang || !textsReady) await loadTexts(msg.lang);
         setStatus(document.getElementById("status").dataset.state || "connected");
         footer();
         render();
@@ -136,13 +167,18 @@ const C = (() => {
       case "error":
         fatal = !RETRYABLE.has(msg.code);  // busy or slow: the page tries again by itself
         notice(msg.text || msg.code);
-        document.getElementById("main").replaceChildren();
+        state = null;
+        document.getElementById("main").replaceChildren(REOPENABLE.has(msg.code)
+          ? el("section", {}, el("button", { "data-action": "retry", onclick: () => location.reload() }, t("phone.retry")))
+          : "");
         break;
       case "state": {
         const n = ++received;
         await gameModule(msg.game);
         if (n !== received) break;
+        const before = state;
         state = msg;
+        if (before && msg.seq !== before.seq && !pending) vanished(before, msg);
         render();
         break;
       }
@@ -160,6 +196,38 @@ const C = (() => {
         render();
         break;
     }
+  }
+
+  /* A game's words (a snapshot's "last": {code, params}); a parameter may be a text of its own
+     ({t: code, ...params}) or several joined ({join: [...], sep}). */
+  function param(value) {
+    if (value && typeof value === "object") {
+      if (typeof value.t === "string") {
+        const { t: code, ...rest } = value;
+        return t(code, params(rest));
+      }
+      if (Array.isArray(value.join)) return value.join.map(param).join(value.sep || ", ");
+    }
+    return value;
+  }
+  function params(given) {
+    const out = {};
+    for (const [k, v] of Object.entries(given || {})) out[k] = param(v);
+    return out;
+  }
+  function said(line) {
+    return line && typeof line.code === "string" ? t(line.code, params(line.params)) : "";
+  }
+
+  /* Someone else acted while a choice was under way on this phone (a figure picked, a destination
+     waiting for its confirm): the choice goes, and the page says why. */
+  function vanished(before, now) {
+    const halfDone = Object.entries(ui).some(([k, v]) => k !== "seq" && v !== null && v !== undefined && v !== false);
+    if (!halfDone) return;
+    ui = {};
+    const last = now.last;
+    const newer = last && before.last ? last.seq > before.last.seq : !!last;
+    notice(newer && said(last.text) ? t("phone.vanished", { what: said(last.text) }) : t("phone.vanished_undo"), true, true);
   }
 
   function send(intent, label) {
@@ -184,7 +252,7 @@ const C = (() => {
   /* The language choice under the screen: the table's (the default), or this seat's own. */
   function footer() {
     const foot = document.getElementById("foot");
-    if (!foot || !languages.length) return;
+    if (!foot || !languages.length || !textsReady) return;  // its words come with the texts
     const choose = (ev) => {
       const code = ev.target.value || null;
       if (code) localStorage.setItem(langKey, code); else localStorage.removeItem(langKey);
@@ -198,17 +266,24 @@ const C = (() => {
 
   function render() {
     if (!state) return;
+    if (!textsReady) {  // never a screen of raw codes: it waits for its texts
+      document.getElementById("main").replaceChildren(el("p", { class: "muted" }, t(textsWanted ? "phone.texts_retry" : "phone.loading")));
+      return;
+    }
     const main = document.getElementById("main");
     const renderer = (loaded[state.game] || fallback).render;
     document.getElementById("title").textContent = state.title || t("game." + state.game);
     const screen = renderer(state, { t, el, send, ui, busy: !!pending, rerender: render });
-    if (state.can_undo) {
+    if (state.can_undo) {  // named: what it takes back (the game's words for this seat)
+      const what = said(state.last && state.last.text);
       screen.append(el("section", {}, el("button", {
         onclick: () => send({ kind: "core.undo" }, "undo"), disabled: !!pending, "data-action": "undo",
-      }, t(mySeat === "@table" ? "phone.undo_table" : "phone.undo"))));
+      }, what ? t("phone.undo_what", { what }) : t(mySeat === "@table" ? "phone.undo_table" : "phone.undo"))));
     }
     main.replaceChildren(screen);
   }
+
+  for (const node of document.querySelectorAll("[data-t]")) node.textContent = t(node.dataset.t);  // built-in texts
 
   document.addEventListener("visibilitychange", () => { if (!document.hidden) { retry = 0; connect(); } });
   window.addEventListener("online", () => { retry = 0; connect(); });

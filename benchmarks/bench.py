@@ -140,6 +140,8 @@ def markdown(results: list[Ratio], info: dict[str, Any]) -> str:
             f"| {r.target_text()} | {'yes' if r.met else '**no**'} |"
         )
     lines.append("")
+    lines += [f"- {r.id}: {r.note}." for r in results if r.note]
+    lines.append("")
     lines.append("Floors: " + "; ".join(dict.fromkeys(f"{r.id}: {r.floor_name}" for r in results)) + ".")
     return "\n".join(lines)
 

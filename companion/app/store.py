@@ -180,18 +180,30 @@ class Store:
 
     # -- writing -------------------------------------------------------------
     def append(
-        self, game_id: int, events: Sequence[StoredEvent], status: str | None = None
+        self,
+        game_id: int,
+        events: Sequence[StoredEvent],
+        status: str | None = None,
+        committing: Callable[[], None] | None = None,
     ) -> concurrent.futures.Future[None]:
-        """Commit the events of one action atomically (and the game's status with them)."""
+        """Commit the events of one action atomically (and the game's status with them).
+
+        ``committing`` is called on the writer thread once the rows are in place and the commit
+        (the wait for the disk) begins — or the write failed before it: the caller may use that
+        wait (a SQLite commit holds no Python lock) but learns the outcome only from the future."""
         rows = [(game_id, e.seq, e.action, dumps(e.body), e.source or None) for e in events]
 
         def work(db: sqlite3.Connection) -> None:
-            db.execute("BEGIN IMMEDIATE")
-            db.executemany("INSERT INTO events (game_id, seq, action, body, source) VALUES (?, ?, ?, ?, ?)", rows)
-            if status is None:
-                db.execute("UPDATE games SET updated = ? WHERE id = ?", (_now(), game_id))
-            else:
-                db.execute("UPDATE games SET updated = ?, status = ? WHERE id = ?", (_now(), status, game_id))
+            try:
+                db.execute("BEGIN IMMEDIATE")
+                db.executemany("INSERT INTO events (game_id, seq, action, body, source) VALUES (?, ?, ?, ?, ?)", rows)
+                if status is None:
+                    db.execute("UPDATE games SET updated = ? WHERE id = ?", (_now(), game_id))
+                else:
+                    db.execute("UPDATE games SET updated = ?, status = ? WHERE id = ?", (_now(), status, game_id))
+            finally:
+                if committing is not None:
+                    committing()
             db.execute("COMMIT")
 
         return self._submit(work)

@@ -5,6 +5,10 @@ queue. The table takes them in order: decide → commit to the store (off the ev
 apply → publish per-audience snapshots to subscribers. An intent is acknowledged only after
 its events are durable. Game management (new, open, delete) goes through the same queue.
 
+Fan-out: while the disk commits, the next message of every audience that has a screen is built
+from the state the events lead to and serialised once (:meth:`Table.text`); after the commit every
+screen of that audience gets the same message, and each phone connection sends it on its own task.
+
 Every intent names its game: an intent for a game that is no longer the open one is refused
 (``table.other_game``) inside the consumer, at decide time, so nothing queued behind a game switch
 can land in the next game. A subscription may be bound to one game (a phone's connection): when
@@ -18,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
+import json
 import logging
 import secrets
 from collections.abc import Awaitable, Callable
@@ -30,14 +35,17 @@ from companion.core.audience import Audience
 from companion.core.codec import KindCodec
 from companion.core.errors import CompanionError, MalformedInput
 from companion.core.events import Event, Intent, Undo
-from companion.core.game import Game, event_codec, fold, intent_codec
+from companion.core.game import Game, event_codec, intent_codec
 from companion.core.jsonvalue import JSON, JSONObject
 from companion.games import get_rules
 
 log = logging.getLogger(__name__)
+TEXTS_KEPT = 64  # serialised messages remembered (a commit makes one per audience)
 T = TypeVar("T")
 
 Listener = Callable[[JSONObject], None]
+# The last action that still counts: (its seq, the state before it, its events, where it came from).
+LastAction = tuple[int, Any, tuple[Event, ...], str]
 
 
 # Where an intent came from (``Table.submit(..., source=...)``), for the screens' words.
@@ -80,6 +88,11 @@ class Subscription:
             self.table._subscriptions.remove(self)
 
 
+def _resolve(future: asyncio.Future[None]) -> None:
+    if not future.done():
+        future.set_result(None)
+
+
 def game_closed(game_id: int, reason: str) -> JSONObject:
     """The last message of a subscription bound to a game the table left (``reason``: ``switched``
     — another game is open now —, ``closed`` — no game is open —, or ``deleted``)."""
@@ -93,12 +106,13 @@ class Table:
         self.store = store
         self.current: LoadedGame | None = None
         self._subscriptions: list[Subscription] = []
+        self._texts: dict[int, tuple[JSONObject, str]] = {}
         self._queue: asyncio.Queue[tuple[Callable[[], Awaitable[Any]], asyncio.Future[Any]]] | None = None
         self._task: asyncio.Task[None] | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._before: tuple[int, int, Any] | None = None  # (game, action, state before it): the last commit's
         self._last_key: tuple[int, int] | None = None
-        self._last_found: tuple[int, Any, tuple[Event, ...], str] | None = None
+        self._last_found: LastAction | None = None
 
     # -- life cycle -------------------------------------------------------------
     async def start(self) -> None:
@@ -211,14 +225,25 @@ class Table:
                 for i, e in enumerate(entries)
             ]
             status = status_for(game.rules, state)
-            await asyncio.wrap_future(self.store.append(loaded.header.id, stored, status))
+            loop = self.loop
+            committing = loop.create_future()
+
+            def signal() -> None:  # on the writer thread
+                loop.call_soon_threadsafe(_resolve, committing)
+
+            written = asyncio.wrap_future(self.store.append(loaded.header.id, stored, status, committing=signal))
+            await asyncio.wait((committing, written), return_when=asyncio.FIRST_COMPLETED)
+            # While the disk commits: every screen's next message, built and serialised once per
+            # audience. Nothing is sent before the events are durable.
+            ahead = self._prepare(loaded, events, state, source)
+            await written
             game.commit(events, state)
             action = entries[0].seq
             if source:
                 loaded.sources[action] = source
             if not isinstance(intent, Undo):
                 self._before = (loaded.header.id, action, before)
-            self._publish()  # never raises: the events are durable, the ack goes out
+            self._publish(ahead=ahead)  # never raises: the events are durable, the ack goes out
         return Ack(loaded.header.id, game.seq)
 
     async def new_game(self, rules_name: str, config: JSONObject, title: str = "") -> int:
@@ -270,16 +295,17 @@ class Table:
         game's own words for the last action, as that audience may know it)."""
         if self.current is None:
             return {"type": "no_game"}
-        header = self.current.header
-        snapshot = self.current.game.snapshot(audience)
-        return {"type": "state", "game_id": header.id, "title": header.title, **snapshot, "last": self.last(audience)}
+        game = self.current.game
+        return self._state(self.current.header, game.snapshot(audience), self._last_action(), audience)
 
     def last(self, audience: Audience) -> JSONObject | None:
         """The last action that still counts, in the game's words for ``audience``:
         ``{"seq", "source", "text": {"code", "params"}}`` (``None`` before the first one). It is
         what an undo would take back; a screen also uses it to say why a half-done choice of its
         own vanished."""
-        found = self._last_action()
+        return self._describe(self._last_action(), audience)
+
+    def _describe(self, found: LastAction | None, audience: Audience) -> JSONObject | None:
         if found is None or self.current is None:
             return None
         action, before, events, source = found
@@ -290,7 +316,18 @@ class Table:
             return None
         return {"seq": action, "source": source, "text": {"code": line.code, "params": dict(line.params)}}
 
-    def _last_action(self) -> tuple[int, Any, tuple[Event, ...], str] | None:
+    def _state(
+        self, header: GameHeader, snapshot: JSONObject, last: LastAction | None, audience: Audience
+    ) -> JSONObject:
+        return {
+            "type": "state",
+            "game_id": header.id,
+            "title": header.title,
+            **snapshot,
+            "last": self._describe(last, audience),
+        }
+
+    def _last_action(self) -> LastAction | None:
         loaded = self.current
         if loaded is None:
             return None
@@ -304,11 +341,48 @@ class Table:
                 cached = self._before
                 if cached is not None and cached[:2] == (loaded.header.id, action):
                     before = cached[2]
-                else:  # after an undo or a restart: the state before it, folded once
-                    before = fold(game.rules, game.start, game.entries[: action - 1])
+                else:  # after an undo or a restart: from the game's nearest checkpoint
+                    before = game.state_before_last()
                 found = (action, before, tuple(e.event for e in live), loaded.sources.get(action, ""))
             self._last_key, self._last_found = key, found
         return self._last_found
+
+    def text(self, message: JSONObject) -> str:
+        """``message`` as JSON text: serialised once, however many screens get the same message."""
+        hit = self._texts.get(id(message))
+        if hit is not None and hit[0] is message:
+            return hit[1]
+        text = json.dumps(message, ensure_ascii=False)
+        if len(self._texts) >= TEXTS_KEPT:
+            self._texts.clear()
+        self._texts[id(message)] = (message, text)  # the message is kept too, so its id stays its own
+        return text
+
+    def _prepare(
+        self, loaded: LoadedGame, events: tuple[Event, ...], state: Any, source: str
+    ) -> dict[Audience, JSONObject]:
+        """The next message (and its text) for every audience that has a screen now, from the
+        state ``events`` lead to, before they are committed. A view that fails is left to
+        :meth:`_publish` (which logs it); an undo no table decides is left to it whole."""
+        game = loaded.game
+        snapshot = game.snapshots_after(events, state)
+        pending = game.last_action_after(events)
+        ahead: dict[Audience, JSONObject] = {}
+        if snapshot is None or pending is None:
+            return ahead
+        entries, before = pending
+        last: LastAction | None = None
+        if entries:
+            action = entries[0].action
+            known = source if action == game.seq + 1 else loaded.sources.get(action, "")
+            last = (action, before, tuple(e.event for e in entries), known)
+        for audience in {sub.audience for sub in self._subscriptions}:
+            try:
+                ahead[audience] = message = self._state(loaded.header, snapshot(audience), last, audience)
+                self.text(message)
+            except Exception:  # built again after the commit, where a failure is logged
+                ahead.pop(audience, None)
+        return ahead
 
     def subscribe(
         self, audience: Audience, listener: Listener, send_now: bool = True, *, game_id: int | None = None
@@ -332,11 +406,14 @@ class Table:
                 self._deliver(sub, message)
         return sub
 
-    def _publish(self, reason: str = "switched", deleted: int | None = None) -> None:
-        """Send every screen its new snapshot. Never raises: one screen's failure is logged and
-        touches nobody else (nor the commit before it)."""
+    def _publish(
+        self, reason: str = "switched", deleted: int | None = None, ahead: dict[Audience, JSONObject] | None = None
+    ) -> None:
+        """Send every screen its new snapshot (``ahead``: those already built); each audience's is
+        built once and every screen of it gets the same message. Never raises: one screen's failure
+        is logged and touches nobody else (nor the commit before it)."""
         current = self.current.header.id if self.current else None
-        cache: dict[Audience, JSONObject | None] = {}
+        cache: dict[Audience, JSONObject | None] = dict(ahead or {})
         for sub in list(self._subscriptions):
             if sub.game_id is not None and sub.game_id != current:
                 sub.close()

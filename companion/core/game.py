@@ -222,16 +222,40 @@ class Game(Generic[S]):
         else:
             live.append(_Action(entry.action, [entry], before if len(live) % CHECKPOINT == 0 else None))
 
-    def _state_before_last(self) -> S:
-        """The state before the last action that counts: from the nearest checkpoint below it."""
+    def _state_before(self, index: int) -> S:
+        """The state before the live action at ``index``: from the nearest checkpoint below it."""
         live = self._live
-        top = len(live) - 1
-        base = top - top % CHECKPOINT
+        base = index - index % CHECKPOINT
         state: S = live[base].before
-        for action in live[base:top]:
+        for action in live[base:index]:
             for entry in action.entries:
                 state = self.rules.apply(state, entry.event)
         return state
+
+    def state_before_last(self) -> S:
+        """The state before the last action that still counts (what undoing it gives back)."""
+        return self._state_before(len(self._live) - 1) if self._live else self.start
+
+    def _last_after(self, events: Sequence[Event]) -> tuple[Sequence[Entry], int] | None:
+        """The entries of the last action that will count once ``events`` are committed, and its
+        place among the actions that count (-1: none); None when only the commit can tell."""
+        if self._simple_undo(events):
+            index = len(self._live) - 2
+            return (self._live[index].entries, index) if index >= 0 else ((), -1)
+        if any(isinstance(ev, Undone) for ev in events) or self.seq + 1 in self._undone:
+            return None
+        return self.entries_for(events), len(self._live)
+
+    def last_action_after(self, events: Sequence[Event]) -> tuple[list[Entry], S] | None:
+        """What :meth:`last_action` will give once ``events`` are committed, with the state before
+        that action (``[]`` and the start if none); None for an undo no table decides."""
+        found = self._last_after(events)
+        if found is None:
+            return None
+        entries, index = found
+        if index == len(self._live):
+            return list(entries), self.state
+        return list(entries), (self._state_before(index) if index >= 0 else self.start)
 
     @property
     def entries(self) -> Log:
@@ -292,7 +316,7 @@ class Game(Generic[S]):
         """The state ``events`` would lead to, without changing anything."""
         if any(isinstance(ev, Undone) for ev in events):
             if self._simple_undo(events):
-                return self._state_before_last()
+                return self.state_before_last()
             return fold(self.rules, self.start, [*self._entries, *self.entries_for(events)])
         state = self.state
         for ev in events:
@@ -351,11 +375,26 @@ class Game(Generic[S]):
 
     def snapshot(self, audience: Audience) -> JSONObject:
         """Everything one screen gets: built only from ``view`` and ``legal`` for it."""
-        legal: JSON = self.rules.legal(self.state, audience) if not audience.is_debug else None
+        return self._snapshot(self.state, self.seq, self._live[-1].entries if self._live else [], audience)
+
+    def snapshots_after(self, events: Sequence[Event], state: S) -> Callable[[Audience], JSONObject] | None:
+        """What :meth:`snapshot` will give once ``events`` are committed with ``state`` (from
+        :meth:`after`), for building the screens' views while the events are being written; None
+        for an undo that no table decides (its result is only known after the commit)."""
+        found = self._last_after(events)
+        if found is None:
+            return None
+        last = found[0]
+        seq = self.seq + len(events)
+        return lambda audience: self._snapshot(state, seq, last, audience)
+
+    def _snapshot(self, state: S, seq: int, last: Sequence[Entry], audience: Audience) -> JSONObject:
+        debug = audience.is_debug
+        legal: JSON = self.rules.legal(state, audience) if not debug else None
         return {
             "game": self.rules.name,
-            "seq": self.seq,
-            "view": self.rules.view(self.state, audience),
+            "seq": seq,
+            "view": self.rules.view(state, audience),
             "legal": legal,
-            "can_undo": (not audience.is_debug) and self.can_undo(audience),
+            "can_undo": not debug and bool(last) and all(may_undo(e.event, audience) for e in last),
         }

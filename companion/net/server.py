@@ -131,8 +131,9 @@ class Failures:
 class Connection:
     """One phone's web socket, bound to one seat of one game once its hello is accepted."""
 
-    def __init__(self, ws: web.WebSocketResponse, claim: Claim) -> None:
+    def __init__(self, ws: web.WebSocketResponse, claim: Claim, state_text: Callable[[JSONObject], str]) -> None:
         self.ws = ws
+        self.state_text = state_text  # the table serialises a state once for all the screens that get it
         self.claim = claim
         self.audience = claim.audience
         self.bucket = Bucket()
@@ -164,19 +165,19 @@ class Connection:
                 await self._wake.wait()
                 self._wake.clear()
                 # State first: an ack must never arrive before the state it confirms.
-                batch: list[JSONObject] = []
+                batch: list[str] = []
                 if self._latest_state is not None:
-                    batch.append(self._latest_state)
+                    batch.append(self.state_text(self._latest_state))
                     self._latest_state = None
-                batch += self._replies
+                batch += [_text(reply) for reply in self._replies]
                 self._replies = []
                 final, self._final = self._final, None
                 if final is not None:
-                    batch.append(final)
-                for message in batch:
+                    batch.append(_text(final))
+                for text in batch:
                     if self.ws.closed:
                         return
-                    await self.ws.send_str(json.dumps(message, ensure_ascii=False))
+                    await self.ws.send_str(text)
                 if final is not None:
                     self.closed = True
                     await _close(self.ws)
@@ -256,14 +257,14 @@ class PhoneServer:
 
     # -- the web socket -----------------------------------------------------------------
     async def socket(self, request: web.Request) -> web.StreamResponse:
-        ws = web.WebSocketResponse(max_msg_size=MAX_MESSAGE, heartbeat=20.0)
+        ws = web.WebSocketResponse(max_msg_size=MAX_MESSAGE, heartbeat=20.0, compress=False)
         await ws.prepare(request)
         address = request.remote or "?"
         claim = await self._hello(ws, address)
         if claim is None:
             await _close(ws)
             return ws
-        conn = Connection(ws, claim)
+        conn = Connection(ws, claim, self.table.text)
         conn.lang = self.lang_of(conn)  # what the welcome said
         self.connections.add(conn)
         sender = asyncio.create_task(conn.sender())
@@ -453,10 +454,14 @@ def _parse(text: str) -> JSON:
     return value
 
 
+def _text(message: JSONObject) -> str:
+    return json.dumps(message, ensure_ascii=False)
+
+
 async def _send(ws: web.WebSocketResponse, message: JSONObject) -> None:
     if not ws.closed:
         with contextlib.suppress(ConnectionError, RuntimeError):
-            await ws.send_str(json.dumps(message, ensure_ascii=False))
+            await ws.send_str(_text(message))
 
 
 def _tell(callbacks: list[Callable[[int, str], None]], claim: Claim) -> None:

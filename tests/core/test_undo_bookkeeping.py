@@ -68,8 +68,15 @@ def test_live_bookkeeping_equals_the_log_after_every_step(script: list[tuple[str
         except (UndoRefused, IllegalMove):
             assert_matches_log(game)
             continue
-        game.commit(events, game.after(events) if amount == 1 else None)
+        state = game.after(events)
+        preview = game.snapshots_after(events, state)
+        game.commit(events, state if amount == 1 else None)
         assert_matches_log(game)
+        # The screens' next snapshots, built while the events are being written, are the ones
+        # the committed game gives.
+        assert preview is not None
+        for audience in (TABLE, A, B):
+            assert preview(audience) == game.snapshot(audience)
 
 
 @settings(max_examples=60, deadline=None)
@@ -81,7 +88,11 @@ def test_markers_no_table_writes_still_fold_like_the_log(script: list[Any]) -> N
     game.commit(game.decide(Draw(), TABLE, game.seq))
     for step in script:
         if isinstance(step, tuple):
-            game.commit([Undone(step[1])])
+            marker = [Undone(step[1])]
+            preview = game.snapshots_after(marker, game.after(marker))
+            game.commit(marker)
+            if preview is not None:  # known before the commit only for the undo a table decides
+                assert all(preview(a) == game.snapshot(a) for a in (TABLE, A, B))
         else:
             seat = game.state.seats[game.state.turn]
             intent = Add(seat, step) if game.state.secrets else Draw()  # the draw itself may be taken back

@@ -64,7 +64,7 @@ def test_nothing_is_published_when_the_commit_fails(tmp_path: Path) -> None:
         table.subscribe(A, seen.append, send_now=False)
         # Another writer takes the next seq behind the table's back: the table's commit fails.
         db = sqlite3.connect(tmp_path / "t.sqlite3")
-        db.execute("INSERT INTO events VALUES (?, 2, 2, '{}')", (gid,))
+        db.execute("INSERT INTO events (game_id, seq, action, body) VALUES (?, 2, 2, '{}')", (gid,))
         db.commit()
         db.close()
         before = table.game.state  # type: ignore[union-attr]

@@ -38,6 +38,8 @@ def assert_matches_log(game: Game[Any]) -> None:
     for actor in (TABLE, A, B):
         expected = bool(last) and all(may_undo(e.event, actor) for e in last)
         assert game.can_undo(actor) == expected
+    # What undoing the last action gives back: the whole log without that action.
+    assert game.state_before_last() == fold(RULES, game.start, [e for e in entries if e not in last])
     if last:
         marker = Undone(last[0].action)
         after_undo = fold(RULES, game.start, [*entries, *game.entries_for([marker])])
@@ -70,8 +72,10 @@ def test_live_bookkeeping_equals_the_log_after_every_step(script: list[tuple[str
             continue
         state = game.after(events)
         preview = game.snapshots_after(events, state)
+        pending = game.last_action_after(events)
         game.commit(events, state if amount == 1 else None)
         assert_matches_log(game)
+        assert pending == (game.last_action(), game.state_before_last())
         # The screens' next snapshots, built while the events are being written, are the ones
         # the committed game gives.
         assert preview is not None

@@ -12,7 +12,7 @@ PY := $(VENV)/bin/python
 # command-line test in a real terminal.
 APT_PACKAGES := python3-venv xvfb libgl1-mesa-dri libegl1 libmtdev1 chromium libzbar0 xdotool systemd tmux
 
-.PHONY: run test bench apt venv lint clean pi-check
+.PHONY: run test bench apt venv lint clean pi-check bench-ai
 
 apt:
 	@missing=""; for p in $(APT_PACKAGES); do \
@@ -51,6 +51,11 @@ run: apt venv
 # the real installer, then the installed app's start screen under an arm64 Xvfb. See deploy/README.md.
 pi-check:
 	@if [ "$$(id -u)" = 0 ]; then deploy/check-arm64.sh; else sudo deploy/check-arm64.sh; fi
+
+# The Mister X AI against detective teams, 1,000 seeded games per pairing on 2 worker processes
+# (long: tens of minutes). Pass options with BENCH_AI_ARGS, e.g. make bench-ai BENCH_AI_ARGS="--games 100 --x hard".
+bench-ai: venv
+	$(PY) benchmarks/bench_ai.py $(BENCH_AI_ARGS)
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache

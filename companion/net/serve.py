@@ -82,6 +82,12 @@ async def serve(config: Config, lock: WriterLock | None = None) -> None:
     """Serve phones (and the box's hardware) until SIGINT/SIGTERM. ``lock``: this data directory's
     writer lock, already held (``main`` takes it; taken here when not given)."""
     lock = lock if lock is not None else WriterLock(config.data_dir).acquire("serve")
+    # Ctrl-C or a service stop while still starting ends it cleanly too (after the start-up).
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError):
+            loop.add_signal_handler(sig, stop.set)
     store = Store(config.store_path)
     table = Table(store)
     await table.start()
@@ -143,11 +149,6 @@ async def serve(config: Config, lock: WriterLock | None = None) -> None:
             flush=True,
         )
     beat = start_heartbeat(config.data_dir, lambda: status_line(table, server))  # systemd: ready, status, watchdog
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        with contextlib.suppress(NotImplementedError):
-            loop.add_signal_handler(sig, stop.set)
     try:
         await stop.wait()
     finally:

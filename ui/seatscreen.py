@@ -18,6 +18,13 @@ from ui.page import Page
 from ui.widgets import Btn, Lbl, Panel, confirm, fit_height, hbox, scroll, vbox
 
 
+def link_lines(url: str) -> str:
+    """A link on two lines, the address and then its last part (a token is one long word: as one
+    line with the address it does not fit beside the QR code)."""
+    head, _, tail = url.rpartition("/")
+    return f"{head}/\n{tail}" if head.count("/") > 2 and tail else url
+
+
 class SeatsScreen(Page):
     name = "seats"
     back_to = "game"
@@ -150,14 +157,13 @@ class SeatsScreen(Page):
             colour=theme.rgb("#111111"),
             tid="seats.qr.caption",
         )
-        url = Lbl(
-            self.qr_url,
+        url = Lbl(  # whole, to be typed where no camera scans (a laptop): the address, then the token
+            link_lines(self.qr_url),
             size=theme.FONT_SMALL,
             colour=theme.rgb("#555555"),
             halign="center",
-            size_hint_y=None,
-            height=dp(22),
-            one_line=True,
+            wrap=True,
+            tid="seats.qr.url",
         )
         parts: list[Widget] = [caption, image, url]
         if self.qr_code:  # or type the code on the landing page, when a camera will not scan

@@ -93,11 +93,17 @@ def test_room_codes_host_link_and_bgstats_on_the_touchscreen(display: str, tmp_p
         code = code_line.split()[2]
         assert code_line == f"or type {code} at {base}/"
         assert join(base, code) == {"link": seat_url.removeprefix(base)}
+        assert state["tids"]["seats.qr.url"]["text"].replace("\n", "") == seat_url  # whole, to be typed
+        assert app.clipped() == []
 
         app.tap("seats.host")
         app.wait(lambda s: "host" in s["tids"].get("seats.qr.caption", {}).get("text", "").lower(), what="host QR")
         (host_url,) = codes_on(app.screenshot("seats-host-link"))
         assert host_url.startswith(f"{base}/h/") and host_page_opens(host_url)
+        # a laptop has no camera: the link is shown whole (address, then token), nothing cut off
+        shown = app.state()["tids"]["seats.qr.url"]["text"]
+        assert shown == f"{base}/h/\n{host_url.rsplit('/', 1)[1]}", shown
+        assert app.clipped() == []
 
         app.tap("seats.back")
         app.tap("game.home")

@@ -120,6 +120,20 @@ def test_french_and_spanish_punctuation() -> None:
     assert problems == []
 
 
+def test_no_text_shows_a_message_code() -> None:
+    """A player never reads an intent's or a text's code ("the table sends vm.start" was shown on
+    the host page and by the command line as a game's status)."""
+    code = re.compile(r"\b(core|sy|vm|myk|ui|phone|link|host|hw)\.[a-z_]+")
+    problems = [
+        f"{package} {lang} {name}: {text!r}"
+        for package in PACKAGES
+        for lang, texts in texts_of(package).items()
+        for name, text in texts.items()
+        if code.search(re.sub(r"\{[^{}]*\}", "", text))
+    ]
+    assert problems == []
+
+
 # -- every call that shows a text passes the parameters the text uses ------------------------------
 
 JS_CALL = re.compile(r"""\bt\(\s*"([a-z][a-z0-9_.]*)"\s*(?:,\s*\{([^{}]*)\})?\s*\)""")

@@ -8,6 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from companion.core.errors import Forbidden
+
 AudienceKind = Literal["table", "seat", "debug"]
 
 
@@ -57,3 +59,26 @@ class Audience:
 
 TABLE = Audience.table()
 DEBUG = Audience.debug()
+
+
+# -- checks every game's ``decide`` makes (each game raises its own code and words) --------------
+
+
+def require_table(actor: Audience, code: str, message: str = "only the table may do this") -> None:
+    """Only the table (the touchscreen, or the table link) may do this."""
+    if not actor.is_table:
+        raise Forbidden(code, message)
+
+
+def require_seat(actor: Audience, seat: str, code: str, message: str = "only that seat may do this") -> None:
+    """Only ``seat``'s own phone may do this (not even the table: e.g. a secret move)."""
+    if not actor.is_seat(seat):
+        raise Forbidden(code, message)
+
+
+def require_table_or_seat(
+    actor: Audience, seat: str, code: str, message: str = "a seat may act only for itself"
+) -> None:
+    """The table may act for any seat; a seat only for itself."""
+    if not (actor.is_table or actor.is_seat(seat)):
+        raise Forbidden(code, message, seat=seat)

@@ -10,7 +10,6 @@ from companion.core import (
     JSON,
     Audience,
     Event,
-    Forbidden,
     IllegalMove,
     Intent,
     JSONObject,
@@ -18,6 +17,8 @@ from companion.core import (
     Outcome,
     SetupError,
 )
+from companion.core.audience import require_table, require_table_or_seat
+from companion.core.scratch import Scratch
 from companion.core.summary import Line
 from companion.games.mykerinos import flow, recorded, views
 from companion.games.mykerinos import intents as it
@@ -347,8 +348,7 @@ def auto_event(state: MykState) -> Event | None:
 
 # --- decide --------------------------------------------------------------------------------------
 def _table_only(actor: Audience) -> None:
-    if not actor.is_table:
-        raise Forbidden("myk.table_only", "only the table may do this")
+    require_table(actor, "myk.table_only")
 
 
 def _seat(state: MykState, seat: str) -> str:
@@ -359,8 +359,7 @@ def _seat(state: MykState, seat: str) -> str:
 
 def _for_seat(state: MykState, actor: Audience, seat: str) -> None:
     _seat(state, seat)
-    if not (actor.is_table or actor.is_seat(seat)):
-        raise Forbidden("myk.not_your_seat", "you may only act for your own seat", seat=seat)
+    require_table_or_seat(actor, seat, "myk.not_your_seat", "you may only act for your own seat")
 
 
 def _phase(state: MykState, *phases: str) -> None:
@@ -598,15 +597,9 @@ def decide_one(state: MykState, intent: Intent, actor: Audience, rng: random.Ran
 
 def settle(state: MykState, first: Event) -> tuple[Event, ...]:
     """``first`` plus everything the companion then does by itself (all committed as one action)."""
-    events = [first]
-    state = apply(state, first)
-    for _ in range(MAX_AUTO):
-        nxt = auto_event(state)
-        if nxt is None:
-            return tuple(events)
-        events.append(nxt)
-        state = apply(state, nxt)
-    raise RuntimeError("automatic steps did not settle")
+    scratch = Scratch(apply, state)
+    scratch.emit(first)
+    return scratch.settle(auto_event, MAX_AUTO)
 
 
 class MykerinosRules:

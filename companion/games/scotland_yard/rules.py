@@ -19,12 +19,13 @@ import random
 from dataclasses import replace
 from typing import Final, Literal
 
-from companion.core.audience import Audience
+from companion.core.audience import Audience, require_seat, require_table
 from companion.core.codec import KindCodec
 from companion.core.errors import Forbidden, IllegalMove, SetupError
 from companion.core.events import Event, Intent
 from companion.core.jsonvalue import JSON, JSONObject
 from companion.core.rules import Outcome
+from companion.core.scratch import folded
 from companion.core.summary import Line
 from companion.games.scotland_yard import moves, recorded, tracker, views
 from companion.games.scotland_yard.board import D_CARDS, X_CARDS, board_for
@@ -184,13 +185,11 @@ def _apply_x_moved(state: SYState, event: XMoved) -> SYState:
 
 
 def _table_only(actor: Audience) -> None:
-    if not actor.is_table:
-        raise Forbidden("sy.table_only", "only the touchscreen can do this")
+    require_table(actor, "sy.table_only", "only the touchscreen can do this")
 
 
 def _x_only(actor: Audience) -> None:
-    if not actor.is_seat(MRX):
-        raise Forbidden("sy.x_own_phone", "only Mister X's own phone can move Mister X")
+    require_seat(actor, MRX, "sy.x_own_phone", "only Mister X's own phone can move Mister X")
 
 
 def decide(state: SYState, intent: Intent, actor: Audience, rng: random.Random) -> tuple[Event, ...]:
@@ -222,9 +221,7 @@ def decide(state: SYState, intent: Intent, actor: Audience, rng: random.Random) 
 
 def _started(state: SYState, events: tuple[Event, ...]) -> tuple[Event, ...]:
     """Start events, plus the end if Mister X cannot make his first move."""
-    after = state
-    for event in events:
-        after = apply(after, event)
+    after = folded(apply, state, events)
     if after.phase == "x" and not moves.x_singles(after):
         return (*events, GameEnded("x_trapped"))
     return events
@@ -361,9 +358,7 @@ def _x_double(state: SYState, intent: XDouble, actor: Audience) -> tuple[Event, 
 
 def _x_turn_over(state: SYState, steps: tuple[XMoved, ...]) -> tuple[Event, ...]:
     """Mister X's move, plus his win if no detective can move in the phase it starts."""
-    after = state
-    for step in steps:
-        after = apply(after, step)
+    after = folded(apply, state, steps)
     if moves.detectives_stuck(after):
         return (*steps, GameEnded("detectives_stuck"))
     return steps

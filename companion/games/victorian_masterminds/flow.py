@@ -8,9 +8,10 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
-from companion.core.audience import Audience
+from companion.core.audience import Audience, require_table, require_table_or_seat
 from companion.core.errors import Forbidden, IllegalMove, MalformedInput
 from companion.core.events import Event, Intent
+from companion.core.scratch import Scratch
 from companion.games.victorian_masterminds.engine import (
     SALT_MAX,
     apply_event,
@@ -96,17 +97,11 @@ SEGMENT_CHAOS_MAX = 20
 T = TypeVar("T")
 
 
-class Builder:
+class Builder(Scratch[VMState]):
     """Collects the events of one action, applying each so the next step sees its effect."""
 
     def __init__(self, state: VMState) -> None:
-        self.state = state
-        self.events: list[Event] = []
-
-    def emit(self, *events: Event) -> None:
-        for ev in events:
-            self.events.append(ev)
-            self.state = apply_event(self.state, ev)
+        super().__init__(apply_event, state)
 
 
 # -- checks ------------------------------------------------------------------------------
@@ -126,13 +121,11 @@ def known_player(s: VMState, seat: str) -> Player:
 
 
 def may_act_for(actor: Audience, seat: str) -> None:
-    if not (actor.is_table or actor.is_seat(seat)):
-        raise Forbidden("vm.not_your_seat", "a seat may act only for itself", seat=seat)
+    require_table_or_seat(actor, seat, "vm.not_your_seat")
 
 
 def table_only(actor: Audience) -> None:
-    if not actor.is_table:
-        raise Forbidden("vm.table_only", "only the table may do this")
+    require_table(actor, "vm.table_only")
 
 
 def started(s: VMState) -> None:

@@ -127,7 +127,7 @@ def inside(widget: Widget, outer: Widget) -> bool:
     """Is the whole widget within ``outer`` on screen?"""
     x, y = widget.to_window(*widget.pos)
     ox, oy = outer.to_window(*outer.pos)
-    return ox <= x and oy <= y and x + widget.width <= ox + outer.width and y + widget.height <= oy + outer.height
+    return bool(ox <= x and oy <= y and x + widget.width <= ox + outer.width and y + widget.height <= oy + outer.height)
 
 
 def find(tid: str) -> list[Widget]:

@@ -53,7 +53,8 @@ class GameScreen(Page):
     def _view_for(self, msg: JSONObject) -> TableView:
         if self.view is not None and self.view.game == msg.get("game"):
             return self.view
-        return game_ui(str(msg.get("game"))).TableView(self.app)
+        view: TableView = game_ui(str(msg.get("game"))).TableView(self.app)
+        return view
 
     def over(self, msg: JSONObject) -> bool:
         return msg.get("type") == "state" and self._view_for(msg).over(msg)

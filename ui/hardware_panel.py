@@ -3,12 +3,13 @@ twins (off a Pi, or ``mode = "simulated"``), a panel to *press* buttons and *hol
 
 The twins are ``hardware/``'s own (gpiozero mock pins, simulated reader modules speaking the real
 byte protocols), so a press here travels the same way as a finger on a real arcade button:
-pin → debouncer → hardware event → ``companion.app.inputs`` → bindings → the table.
+pin → debouncer → hardware event → ``hardware.router`` → bindings → the table.
 Keyboard: F1…F9 press the configured buttons in order, Shift+F… holds them (``ui/shell.py``).
 """
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from kivy.clock import Clock
@@ -64,7 +65,7 @@ def hardware_panel(app: Any) -> Widget:
             row.add_widget(
                 Btn(
                     t("ui.hw.press"),
-                    (lambda n=state.name: press_button(app, n)),
+                    partial(press_button, app, state.name),
                     tid=f"hw.press.{state.name}",
                     width=dp(110),
                 )
@@ -72,7 +73,7 @@ def hardware_panel(app: Any) -> Widget:
             row.add_widget(
                 Btn(
                     t("ui.hw.hold"),
-                    (lambda n=state.name: press_button(app, n, hold=True)),
+                    partial(press_button, app, state.name, hold=True),
                     tid=f"hw.hold.{state.name}",
                     width=dp(110),
                 )
@@ -101,7 +102,7 @@ def hardware_panel(app: Any) -> Widget:
         buttons = [
             Btn(
                 piece.title,
-                (lambda u=uid, d=device: d.place(u)),
+                partial(device.place, uid),
                 tid=f"hw.tag.{name}.{uid}",
                 width=dp(150),
                 size=theme.FONT_SMALL,

@@ -40,7 +40,7 @@ class Page(Screen):
 
     # -- to override ------------------------------------------------------------------------------
     def title(self) -> str:
-        return self.name
+        return str(self.name)
 
     def actions(self) -> list[Widget]:
         return []

@@ -5,6 +5,7 @@ issues a new link; an optional Wi-Fi QR code joins the Pi's hotspot."""
 from __future__ import annotations
 
 import io
+from functools import partial
 from typing import Any
 
 from kivy.core.image import Image as CoreImage
@@ -110,7 +111,7 @@ class SeatsScreen(Page):
                     row.add_widget(
                         Btn(
                             self.t("ui.seats.show"),
-                            (lambda s=link.seat: self.show(s)),
+                            partial(self.show, link.seat),
                             tid=f"seats.show.{link.seat}",
                             colour=theme.ACCENT,
                             width=dp(120),
@@ -120,7 +121,7 @@ class SeatsScreen(Page):
                 row.add_widget(
                     Btn(
                         self.t("ui.seats.release"),
-                        (lambda s=link.seat: self.release(s)),
+                        partial(self.release, link.seat),
                         tid=f"seats.release.{link.seat}",
                         colour=theme.DANGER,
                         width=dp(120),

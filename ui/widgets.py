@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Sequence
+from functools import partial
 from typing import Any
 
 from kivy.animation import Animation
@@ -376,7 +377,7 @@ class Choice(GridLayout):
             self.add_widget(
                 Btn(
                     label,
-                    (lambda v=value: self.choose(v)),
+                    partial(self.choose, value),
                     tid=f"{self.tid}.{choice_id(value)}",
                     selected=value == self.value,
                     width=button_width,

@@ -1,8 +1,10 @@
 """Buttons, lights and RFID readers behind small interfaces (see docs/wiring.md).
 
-The app builds everything from the ``[hardware]`` configuration section with
-:func:`build`, passing a ``deliver`` callable made by :func:`to_loop`, and receives
-:data:`HardwareEvent` values on its event loop. Drivers never import game code.
+The drivers (every module here but ``router`` and ``cli``) know no game and no app code: they
+turn the ``[hardware]`` configuration section into devices with :func:`build`, which report
+:data:`HardwareEvent` values through a ``deliver`` callable made by :func:`to_loop`.
+:mod:`hardware.router` is the one link to the app (events -> the open game's bindings -> intents;
+public views -> lights); the entry points (``companion run``, ``serve``, ``doctor``) open it.
 """
 
 from __future__ import annotations

@@ -9,7 +9,5 @@ for folder in (HERE, HERE / "net", HERE / "browser"):
     if str(folder) not in sys.path:
         sys.path.insert(0, str(folder))
 
-# The toy game is registered for tests only.
-from companion import games  # noqa: E402
-
-games.GAMES.setdefault("toy", "toygame")
+# The test game registers itself when imported, with the same register() call as the boxed games.
+import toygame  # noqa: E402, F401

@@ -1,6 +1,19 @@
-"""The direction of dependence: companion/core and companion/games import only the standard library
-(and each other), nothing imports the ui, and no module imports itself through others (no circle,
-counting every import: at the top, inside functions and for type checking only)."""
+"""The direction of dependence, checked on every import (at the top, inside functions and for type
+checking only):
+
+    ui, companion.net, hardware (its router)  ->  companion.app  ->  companion.games  ->  companion.core
+
+- companion/core and companion/games import only the standard library (and what is below them);
+- a game's package imports only itself and the core; front ends reach a game only through the
+  registry (``companion.games``), never a game's own modules;
+- the front ends do not import each other, and nothing imports the ui;
+- the hardware drivers (every module of ``hardware/`` but the router and the command line) import no
+  app and no game code;
+- the entry points (``companion run`` in ui/app.py, ``companion serve`` in companion/net/serve.py,
+  ``companion doctor``/``enroll`` in hardware/cli.py, and the ``companion`` command itself) compose
+  the parts and may import any of them;
+- no module imports itself through others (no circle).
+"""
 
 from __future__ import annotations
 
@@ -101,6 +114,69 @@ def circles(graph: dict[str, set[str]]) -> list[list[str]]:
         if node not in index:
             visit(node)
     return found
+
+
+ENTRY_POINTS = {"companion.cli", "ui.app", "companion.net.serve", "hardware.cli"}
+HARDWARE_LINKS = {"hardware.router"}  # the hardware side's one link to the app
+MAY_IMPORT = {
+    "core": {"core"},
+    "registry": {"core"},
+    "game": {"core"},  # and its own package, checked apart
+    "app": {"core", "registry", "app"},
+    "net": {"core", "registry", "app", "net"},
+    "hardware": {"core", "registry", "app", "hardware", "driver"},
+    "driver": {"core", "driver"},
+    "ui": {"core", "registry", "app", "ui"},
+}
+
+
+def layer(module: str) -> str:
+    if module in ENTRY_POINTS:
+        return "entry"
+    if module.startswith("companion.core"):
+        return "core"
+    if module == "companion.games":
+        return "registry"
+    if module.startswith("companion.games."):
+        return "game"
+    if module.startswith("companion.app"):
+        return "app"
+    if module.startswith("companion.net"):
+        return "net"
+    if module in HARDWARE_LINKS:
+        return "hardware"
+    if module.startswith("hardware"):
+        return "driver"
+    if module.startswith("ui"):
+        return "ui"
+    return "top"  # companion/__init__.py
+
+
+def test_every_arrow_points_down() -> None:
+    graph = first_party_graph()
+    problems = []
+    for module, targets in sorted(graph.items()):
+        here = layer(module)
+        for target in sorted(targets):
+            there = layer(target)
+            if here == "entry" or there == "top":
+                continue
+            if here == "game" and there == "game":
+                if target.split(".")[:3] != module.split(".")[:3]:
+                    problems.append(f"{module} -> {target}: a game imports another game")
+                continue
+            if there not in MAY_IMPORT.get(here, set()):
+                problems.append(f"{module} ({here}) -> {target} ({there})")
+    assert problems == []
+    # The check sees the arrows it is about.
+    assert "companion.core.errors" in graph["hardware.config"] and "companion.app.table" in graph["hardware.router"]
+    assert layer("hardware.buttons") == "driver" and layer("companion.games.mykerinos.rules") == "game"
+
+
+def test_the_arrow_check_refuses_arrows_that_point_up() -> None:
+    assert "app" not in MAY_IMPORT["driver"] and "game" not in MAY_IMPORT["ui"] and "net" not in MAY_IMPORT["ui"]
+    assert "app" not in MAY_IMPORT["registry"] and "hardware" not in MAY_IMPORT["net"]
+    assert layer("hardware.config") == "driver" and layer("ui.app") == "entry"
 
 
 def test_the_circle_finder_finds_a_circle() -> None:

@@ -126,9 +126,9 @@ async def run(config: Config, fullscreen: bool = False, lock: WriterLock | None 
 
     inputs: Any = None
     try:  # buttons, lights and tag readers from [hardware]: real on a Pi, simulated twins elsewhere
-        from companion.app.inputs import HardwareInputs
+        from hardware.router import Box
 
-        inputs = HardwareInputs.open(table, config, language=lambda: ctl.lang)
+        inputs = Box.open(table, config, language=lambda: ctl.lang)
     except Exception as exc:  # a broken [hardware] section must not keep the touchscreen dark
         log.exception("hardware could not start")
         ctl.hardware_problem = ctl.error(exc) if isinstance(exc, CompanionError) else f"{type(exc).__name__}: {exc}"

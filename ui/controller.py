@@ -11,56 +11,56 @@ import asyncio
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from companion.app import bgstats
 from companion.app.config import Config
 from companion.app.history import History, Play
 from companion.app.i18n import LANGUAGES, text
 from companion.app.names import refusal_text
-from companion.app.preferences import (
-    PREF_LANGUAGE,
-    PREF_MYK_LAYOUT,
-    PREF_SY_BOBBIES,
-    PREF_SY_TRACKER,
-    PREF_VM_CITY_LOOT,
-    PREF_VM_GUNNER,
-    PREF_VM_START_LEVEL,
-)
+from companion.app.preferences import PREF_LANGUAGE
 from companion.app.qr import phone_address, qr_png, seat_url
 from companion.app.readable import phrase
+from companion.app.roomcodes import RoomCodes
 from companion.app.seats import SeatLink, SeatLinks, wifi_payload
 from companion.app.store import GameHeader, Store
 from companion.app.table import Ack, Table
 from companion.core.audience import TABLE
 from companion.core.errors import CompanionError
 from companion.core.jsonvalue import JSON, JSONObject
-from companion.net.host import Host
-from companion.net.server import PhoneServer
 
 log = logging.getLogger(__name__)
 UI_TEXTS = ("ui",)
 
-# The preference keys are the app's (one SQLite table shared with the host page); screens import
-# them from here.
-__all__ = [
-    "PREF_LANGUAGE",
-    "PREF_MYK_LAYOUT",
-    "PREF_SY_BOBBIES",
-    "PREF_SY_TRACKER",
-    "PREF_VM_CITY_LOOT",
-    "PREF_VM_GUNNER",
-    "PREF_VM_START_LEVEL",
-    "Controller",
-    "Phones",
-]
+# The table's own preference key (each game's are in its package: ``companion.games.preferences``).
+__all__ = ["PREF_LANGUAGE", "Controller", "Phones"]
+
+
+class PhoneService(Protocol):
+    """What the touchscreen uses of the phone server (``companion.net.server.PhoneServer``; the entry
+    point, ``ui/app.py``, starts it and hands it over, so the touchscreen imports no other front end)."""
+
+    async def release(self, game_id: int, seat: str) -> str: ...
+
+    def connected_seats(self) -> set[tuple[int, str]]: ...
+
+    def on_claim(self, callback: Callable[[int, str], None]) -> None: ...
+
+
+class HostService(Protocol):
+    """What the touchscreen uses of the host page (``companion.net.host.Host``, handed over the same way)."""
+
+    codes: RoomCodes
+    history: History
+
+    def url(self) -> str: ...
 
 
 @dataclass
 class Phones:
     """The phone server as the touchscreen sees it (``None`` port: the server could not start)."""
 
-    server: PhoneServer | None
+    server: PhoneService | None
     port: int
     address: str
     problem: str = ""
@@ -75,8 +75,8 @@ class Controller:
         self.prefs: dict[str, JSON] = {}
         self.phones = Phones(None, 0, phone_address(config.public_address))
         self.language_changed: list[Callable[[], None]] = []
-        self.inputs: Any = None  # companion.app.inputs.HardwareInputs, when the box's hardware runs
-        self.host: Host | None = None  # the host page and room codes on the phone server (companion.net.host)
+        self.inputs: Any = None  # hardware.router.Box, when the box's hardware runs
+        self.host: HostService | None = None  # the host page and room codes on the phone server (companion.net.host)
         self.hardware_problem = ""
 
     async def load(self) -> None:

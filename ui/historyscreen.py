@@ -4,6 +4,7 @@ each with its BG Stats QR code on request, as on the end screen."""
 from __future__ import annotations
 
 import io
+from functools import partial
 from typing import Any
 
 from kivy.core.image import Image as CoreImage
@@ -94,7 +95,7 @@ class HistoryScreen(Page):
                     info,
                     Btn(
                         self.t("ui.history.bgstats"),
-                        (lambda g=play.game_id: self.show(g)),
+                        partial(self.show, play.game_id),
                         tid=f"history.bgstats.{play.game_id}",
                         selected=self.showing == play.game_id,
                         width=dp(120),

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as _dt
 import platform
 import sys
+from functools import partial
 from typing import Any
 
 from kivy.core.window import Window
@@ -16,22 +17,15 @@ from companion.app.i18n import LANGUAGES, language_name
 from companion.app.store import GameHeader
 from companion.core.jsonvalue import JSON
 from ui import theme
-from ui.controller import (
-    PREF_LANGUAGE,
-    PREF_MYK_LAYOUT,
-    PREF_SY_BOBBIES,
-    PREF_SY_TRACKER,
-    PREF_VM_CITY_LOOT,
-    PREF_VM_GUNNER,
-    PREF_VM_START_LEVEL,
-)
-from ui.games import GAME_NAMES, game_ui
+from ui.controller import PREF_LANGUAGE
+from ui.games import game_ui, playable
 from ui.page import Page
-from ui.widgets import Btn, Choice, Lbl, Panel, Stepper, confirm, fit_height, hbox, scroll, spacer, vbox
+from ui.widgets import Btn, Choice, Lbl, Panel, confirm, fit_height, hbox, scroll, spacer, vbox
 
 
 def game_name(page: Page, rules: str) -> str:
-    return page.t(f"ui.game.{rules}")
+    """A game's name (``game.<name>`` in the game's own catalogue)."""
+    return page.t(f"game.{rules}")
 
 
 class StartScreen(Page):
@@ -80,7 +74,7 @@ class StartScreen(Page):
             grid.add_widget(
                 Btn(
                     self.t(f"ui.start.{key}"),
-                    (lambda t=target: self.app.go(t)),
+                    partial(self.app.go, target),
                     tid=f"start.{key}",
                     height=dp(84),
                     size=theme.FONT_BIG,
@@ -140,19 +134,19 @@ class NewGameScreen(Page):
     def build(self) -> Widget:
         if self.chosen is None:
             box = vbox(spacing=dp(10), padding=(0, dp(6)))
-            for rules in GAME_NAMES:
+            for rules in playable():
                 box.add_widget(
                     hbox(
                         Btn(
                             game_name(self, rules),
-                            (lambda r=rules: self.choose(r)),
+                            partial(self.choose, rules),
                             tid=f"new.{rules}",
                             width=dp(330),
                             height=dp(84),
                             size=theme.FONT_BIG,
                             bold=True,
                         ),
-                        Lbl(self.t(f"ui.new.about.{rules}"), colour=theme.MUTED, size=theme.FONT),
+                        Lbl(self.t(f"game.{rules}.about"), colour=theme.MUTED, size=theme.FONT),
                         size_hint_y=None,
                         height=dp(84),
                     )
@@ -232,14 +226,14 @@ class SavedScreen(Page):
                     info,
                     Btn(
                         self.t("ui.saved.open"),
-                        (lambda i=h.id: self.open(i)),
+                        partial(self.open, h.id),
                         tid=f"saved.open.{h.id}",
                         colour=theme.GOOD,
                         width=dp(130),
                     ),
                     Btn(
                         self.t("ui.saved.delete"),
-                        (lambda hh=h: self.delete(hh)),
+                        partial(self.delete, h),
                         tid=f"saved.delete.{h.id}",
                         colour=theme.DANGER,
                         width=dp(120),
@@ -269,6 +263,9 @@ class SavedScreen(Page):
 
 
 class SettingsScreen(Page):
+    """The table's settings, then each game's: a touchscreen module with a ``settings(page)``
+    function returns its rows, made with :meth:`setting` and :meth:`on_off`."""
+
     name = "settings"
 
     def title(self) -> str:
@@ -314,51 +311,12 @@ class SettingsScreen(Page):
                 ),
             )
         )
-        box.add_widget(self.section(self.t("ui.game.scotland_yard")))
-        box.add_widget(
-            self.setting(
-                self.t("ui.settings.sy.tracker"),
-                self.on_off(PREF_SY_TRACKER, False, "settings.sy.tracker"),
-                self.t("ui.settings.sy.tracker_note"),
-            )
-        )
-        box.add_widget(
-            self.setting(
-                self.t("ui.settings.sy.bobbies"),
-                self.on_off(PREF_SY_BOBBIES, False, "settings.sy.bobbies"),
-                self.t("ui.settings.sy.bobbies_note"),
-            )
-        )
-        box.add_widget(self.section(self.t("ui.game.victorian_masterminds")))
-        gunner = Choice(
-            [(">=", self.t("ui.settings.vm.gunner_ge")), (">", self.t("ui.settings.vm.gunner_gt"))],
-            self.ctl.pref(PREF_VM_GUNNER, ">="),
-            self.setter(PREF_VM_GUNNER),
-            tid="settings.vm.gunner",
-        )
-        box.add_widget(self.setting(self.t("ui.settings.vm.gunner"), gunner, self.t("ui.settings.vm.gunner_note")))
-        box.add_widget(
-            self.setting(
-                self.t("ui.settings.vm.city_loot"),
-                self.on_off(PREF_VM_CITY_LOOT, False, "settings.vm.city_loot"),
-                self.t("ui.settings.vm.city_loot_note"),
-            )
-        )
-        for players in (2, 3, 4):
-            key = PREF_VM_START_LEVEL.format(players=players)
-            known = self.ctl.pref(key)
-            value = known if isinstance(known, int) else 0
-            stepper = Stepper(value, 0, 11, self.setter(key), tid=f"settings.vm.level.{players}")
-            note = "" if isinstance(known, int) else self.t("ui.settings.vm.level_unknown")
-            box.add_widget(self.setting(self.t("ui.settings.vm.level", players=players), hbox(stepper, Widget()), note))
-        box.add_widget(self.section(self.t("ui.game.mykerinos")))
-        layout = Choice(
-            [("line4", self.t("ui.settings.myk.line4")), ("ring5", self.t("ui.settings.myk.ring5"))],
-            self.ctl.pref(PREF_MYK_LAYOUT, "line4"),
-            self.setter(PREF_MYK_LAYOUT),
-            tid="settings.myk.layout",
-        )
-        box.add_widget(self.setting(self.t("ui.settings.myk.layout"), layout, self.t("ui.settings.myk.layout_note")))
+        for rules in playable():  # each game's own settings, from its touchscreen module
+            rows = getattr(game_ui(rules), "settings", None)
+            if rows is not None:
+                box.add_widget(self.section(game_name(self, rules)))
+                for row in rows(self):
+                    box.add_widget(row)
         box.add_widget(spacer(height=dp(20)))
         return scroll(box, tid="settings.list")
 

@@ -157,7 +157,7 @@ class CompanionApp(App):
         elif was_over and not game_page.over(message) and self.screen == "end":
             self.go("game")
 
-    # -- the box's buttons and tag readers (companion.app.inputs) ---------------------------------
+    # -- the box's buttons and tag readers (hardware.router) -------------------------------------------
     def on_input(self, message: JSONObject) -> None:
         kind = message.get("type")
         view = self.pages["game"].view
@@ -167,9 +167,9 @@ class CompanionApp(App):
         elif kind == "selection" and view is not None:
             selection = message.get("selection")
             view.on_selection(selection if isinstance(selection, dict) else None)
-        elif kind == "agents" and view is not None:
+        elif kind == "remembered" and view is not None:
             seats = message.get("seats")
-            view.on_agents([str(s) for s in seats] if isinstance(seats, list) else [])
+            view.on_remembered([str(s) for s in seats] if isinstance(seats, list) else [])
         elif kind == "button" and message.get("role") == "confirm":
             from ui.widgets import Dialog
 

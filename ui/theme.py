@@ -30,19 +30,7 @@ BUTTON = rgb("#343a46")
 BUTTON_DOWN = rgb("#4a5263")
 DISABLED = rgb("#262a31")
 
-# Scotland Yard transport colours (as on the board)
-TRANSPORT = {
-    "taxi": rgb("#e8c21c"),
-    "bus": rgb("#1f9d6b"),
-    "underground": rgb("#d23b3b"),
-    "black": rgb("#050505"),
-    "ferry": rgb("#2a6fdb"),
-    "bobby": rgb("#6b7280"),
-}
-# text on those colours
-ON_TRANSPORT = {"taxi": rgb("#111111"), "bus": TEXT, "underground": TEXT, "black": TEXT, "ferry": TEXT}
-
-# Player colours used by the games (Victorian Masterminds and Mykerinos colour names)
+# Colours by their names (the players' colours of the games)
 PLAYER = {
     "red": rgb("#d64545"),
     "blue": rgb("#3b7ddd"),

@@ -26,9 +26,7 @@ from collections.abc import Callable, Mapping
 
 from companion.core.errors import CompanionError
 from companion.core.jsonvalue import JSON
-from companion.games import GAMES
-
-_PACKAGES = ("companion.app", *GAMES.values())
+from companion.games import entry, game_names
 
 
 def _languages() -> tuple[str, ...]:
@@ -58,11 +56,16 @@ def package_texts(package: str) -> dict[str, dict[str, str]]:
     return {lang: read_catalogue(package, lang) for lang in LANGUAGES}
 
 
-@functools.cache
 def catalogue(extra: tuple[str, ...] = ()) -> dict[str, dict[str, str]]:
-    """Every text by language; ``extra`` names front-end packages with their own catalogues."""
+    """Every text by language: the app's, every registered game's, and those of ``extra`` (front-end
+    packages with their own catalogues)."""
+    return _catalogue(("companion.app", *(entry(name).package for name in game_names()), *extra))
+
+
+@functools.cache
+def _catalogue(packages: tuple[str, ...]) -> dict[str, dict[str, str]]:
     merged: dict[str, dict[str, str]] = {lang: {} for lang in LANGUAGES}
-    for package in (*_PACKAGES, *extra):
+    for package in packages:
         for lang in LANGUAGES:
             merged[lang].update(read_catalogue(package, lang))
     return merged

@@ -1,6 +1,7 @@
 """The table's preferences (kept in the store with the games): their keys, the values each may
 take, and which setup option each one pre-fills when a game is set up. Shared by the touchscreen's
-settings and the host page, so both offer and check the same choices.
+settings and the host page, so both offer and check the same choices. The table's own is the
+language; each game's come from its package (``PREFERENCES``, found through the registry).
 """
 
 from __future__ import annotations
@@ -13,14 +14,10 @@ from companion.app.i18n import LANGUAGES
 from companion.app.store import Store
 from companion.core.errors import CompanionError
 from companion.core.jsonvalue import JSON, JSONObject
+from companion.games import game_names
+from companion.games import preferences as game_preferences
 
 PREF_LANGUAGE = "language"
-PREF_SY_TRACKER = "sy.tracker"
-PREF_SY_BOBBIES = "sy.bobbies_keep_game_alive"
-PREF_VM_GUNNER = "vm.gunner_rule"
-PREF_VM_CITY_LOOT = "vm.capture_city_loot"
-PREF_VM_START_LEVEL = "vm.start_level.{players}"  # the Secret Service start level per player count
-PREF_MYK_LAYOUT = "myk.layout"
 
 
 class SettingError(CompanionError):
@@ -40,21 +37,30 @@ class Setting:
     setup_key: str = ""  # ... and which setup key
 
 
-SETTINGS: tuple[Setting, ...] = (
-    Setting(PREF_LANGUAGE, tuple(LANGUAGES), None),
-    Setting(PREF_SY_TRACKER, (False, True), False, game="scotland_yard", setup_key="tracker"),
-    Setting(PREF_SY_BOBBIES, (False, True), False, game="scotland_yard", setup_key="bobbies_keep_game_alive"),
-    Setting(PREF_VM_GUNNER, (">=", ">"), ">=", game="victorian_masterminds", setup_key="gunner_rule"),
-    Setting(PREF_VM_CITY_LOOT, (False, True), False, game="victorian_masterminds", setup_key="capture_city_loot"),
-    *(Setting(PREF_VM_START_LEVEL.format(players=n), None, None, 0, 11, "victorian_masterminds") for n in (2, 3, 4)),
-    Setting(PREF_MYK_LAYOUT, ("line4", "ring5"), "line4", game="mykerinos", setup_key="layout"),
-)
-BY_KEY = {s.key: s for s in SETTINGS}
+def game_setting(game: str, entry: JSONObject) -> Setting:
+    """One of a game's ``PREFERENCES`` as a :class:`Setting`."""
+    choices = entry.get("choices")
+    low, high = entry.get("low", 0), entry.get("high", 0)
+    return Setting(
+        key=str(entry["key"]),
+        choices=tuple(choices) if isinstance(choices, list) else None,
+        default=entry.get("default"),
+        low=low if isinstance(low, int) else 0,
+        high=high if isinstance(high, int) else 0,
+        game=game,
+        setup_key=str(entry.get("setup_key", "")),
+    )
+
+
+def settings() -> tuple[Setting, ...]:
+    """The language, then every registered game's preferences."""
+    games = (game_setting(game, entry) for game in game_names() for entry in game_preferences(game))
+    return (Setting(PREF_LANGUAGE, tuple(LANGUAGES), None), *games)
 
 
 def check(key: object, value: JSON) -> tuple[str, JSON]:
     """A setting someone asked for, if it is one and the value is one it takes."""
-    setting = BY_KEY.get(key) if isinstance(key, str) else None
+    setting = next((s for s in settings() if s.key == key), None) if isinstance(key, str) else None
     if setting is None:
         raise SettingError("setting.unknown", "no such setting", key=str(key)[:40])
     if setting.choices is not None:
@@ -69,7 +75,7 @@ def setup_defaults(rules: str, prefs: Mapping[str, JSON]) -> JSONObject:
     """What the table's preferences pre-fill in a new game's setup (e.g. the tracker)."""
     return {
         s.setup_key: prefs.get(s.key, s.default)
-        for s in SETTINGS
+        for s in settings()
         if s.game == rules and s.setup_key and prefs.get(s.key, s.default) is not None
     }
 

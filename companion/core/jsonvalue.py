@@ -33,3 +33,18 @@ def loads(text: str | bytes) -> JSON:
         raise json.JSONDecodeError("Unexpected UTF-8 BOM (decode using utf-8-sig)", text, 0)
     parsed: JSON = _DECODER.decode(text)
     return parsed
+
+
+# Reading untrusted JSON (a view, a message) without a type error: the wrong kind reads as empty.
+
+
+def as_object(value: JSON | object) -> JSONObject:
+    return value if isinstance(value, dict) else {}
+
+
+def as_list(value: JSON | object) -> list[JSON]:
+    return value if isinstance(value, list) else []
+
+
+def as_str(value: JSON | object) -> str | None:
+    return value if isinstance(value, str) else None

@@ -46,7 +46,7 @@ from companion.app.table import Table
 from companion.core.audience import TABLE
 from companion.core.errors import CompanionError, MalformedInput
 from companion.core.jsonvalue import JSON, JSONObject
-from companion.games import GAMES, game_names, get_summary
+from companion.games import entry, game_names, get_summary
 from companion.net.server import Bucket, Failures, PhoneServer
 
 log = logging.getLogger(__name__)
@@ -281,7 +281,7 @@ class Host:
             open_game = await self._current(lang)
         setup: list[JSON] = []
         for rules in game_names():
-            if not GAMES[rules].startswith("companion.games."):
+            if not entry(rules).package.startswith("companion.games."):
                 continue  # a game the tests add (the toy) is no box on a shelf
             summary = get_summary(rules)
             keys: list[JSON] = [
@@ -295,7 +295,7 @@ class Host:
                 }
                 for k in summary.setup_keys
             ]
-            prefs = {s.key: v for s in preferences.SETTINGS if (v := self.pref(s.key, None)) is not None}
+            prefs = {s.key: v for s in preferences.settings() if (v := self.pref(s.key, None)) is not None}
             setup.append(
                 {
                     "rules": rules,
@@ -321,7 +321,7 @@ class Host:
                 for h in games
             ],
             "current": open_game,
-            "settings": {s.key: self.pref(s.key, s.default) for s in preferences.SETTINGS},
+            "settings": {s.key: self.pref(s.key, s.default) for s in preferences.settings()},
             "setup": setup,
         }
 

@@ -17,7 +17,6 @@ import sys
 from typing import TextIO
 
 from companion.app.config import Config
-from companion.app.inputs import HardwareInputs
 from companion.app.preferences import PREF_LANGUAGE, Preferences
 from companion.app.qr import phone_address, qr_terminal, seat_url
 from companion.app.seats import TABLE_SEAT, SeatLinks
@@ -31,6 +30,7 @@ from companion.core.errors import CompanionError
 from companion.core.jsonvalue import JSONObject
 from companion.net.host import Host
 from companion.net.server import PhoneServer
+from hardware.router import Box
 
 CLEAR = "\033[2J\033[H"
 
@@ -91,11 +91,11 @@ async def serve(config: Config, lock: WriterLock | None = None) -> None:
     store = Store(config.store_path)
     table = Table(store)
     await table.start()
-    inputs: HardwareInputs | None = None
+    inputs: Box | None = None
     commands = CommandServer(table, lock)
     try:  # buttons, lights and tag readers from [hardware] (mode auto: simulated twins off a Pi)
         await commands.start()
-        inputs = HardwareInputs.open(table, config)
+        inputs = Box.open(table, config)
         inputs.router.listen(_print_notice)
         links = SeatLinks(store)
         prefs = Preferences(store, config.language)

@@ -1,8 +1,9 @@
 """The web server for phones.
 
 Routes: ``GET /s/<token>`` (the seat page — the same static page for any token, so a guessed
-token learns nothing from it), ``GET /static/<file>`` (the page's shell, its style and one script
-module per game under ``games/``), ``GET /texts/<lang>.json`` and the web socket ``GET /ws``.
+token learns nothing from it), ``GET /static/<file>`` (the page's shell and style),
+``GET /static/games/<game>.js`` and ``.json`` (a game's phone module and its facts, found through the
+registry of games), ``GET /texts/<lang>.json`` and the web socket ``GET /ws``.
 Every message sent is built from the table's view for the connection's own seat; every message
 received is an intent from ``docs/protocol.md``, checked by the table.
 See ``docs/protocol.md`` for the wire format.
@@ -18,7 +19,6 @@ import logging
 import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
-from importlib.resources.abc import Traversable
 from typing import Any
 
 from aiohttp import WSMsgType, web
@@ -29,6 +29,7 @@ from companion.app.seats import Claim, SeatLinks, redact
 from companion.app.table import Table
 from companion.core.errors import CompanionError
 from companion.core.jsonvalue import JSON, JSONObject
+from companion.games import entry, facts, game_names
 
 log = logging.getLogger(__name__)
 
@@ -212,7 +213,9 @@ class PhoneServer:
     def app(self) -> web.Application:
         app = web.Application(client_max_size=MAX_REQUEST)
         app.router.add_get("/s/{token}", self.page)
-        app.router.add_get("/static/{name:[a-z0-9_/]+\\.[a-z]+}", self.static)
+        app.router.add_get("/static/games/{game:[a-z0-9_]+}.js", self.game_module)
+        app.router.add_get("/static/games/{game:[a-z0-9_]+}.json", self.game_facts)
+        app.router.add_get("/static/{name:[a-z0-9_]+\\.[a-z]+}", self.static)
         app.router.add_get("/texts/{lang}.json", self.texts)
         app.router.add_get("/ws", self.socket)
         for add in self._routes:
@@ -246,6 +249,26 @@ class PhoneServer:
         if name not in STATIC_FILES:
             raise web.HTTPNotFound()
         return web.Response(text=_resource(name), content_type=STATIC_FILES[name], headers=_NO_STORE)
+
+    async def game_module(self, request: web.Request) -> web.StreamResponse:
+        """A game's phone module, where its registry entry says (404: the page shows the view as text)."""
+        game = request.match_info["game"]
+        if game not in game_names() or not entry(game).phone:
+            raise web.HTTPNotFound()
+        package, _, path = entry(game).phone.partition(":")
+        try:
+            source = importlib.resources.files(package).joinpath(*path.split("/")).read_text("utf-8")
+        except (ModuleNotFoundError, FileNotFoundError):
+            log.error("the phone module of %s is missing (%s)", game, entry(game).phone)
+            raise web.HTTPNotFound() from None
+        return web.Response(text=source, content_type="text/javascript", headers=_NO_STORE)
+
+    async def game_facts(self, request: web.Request) -> web.StreamResponse:
+        """The constants a game's screens need (its ``FACTS``), for its phone module."""
+        game = request.match_info["game"]
+        if game not in game_names():
+            raise web.HTTPNotFound()
+        return web.json_response(facts(game), headers=_NO_STORE)
 
     async def texts(self, request: web.Request) -> web.StreamResponse:
         lang = request.match_info["lang"]
@@ -481,22 +504,17 @@ async def _close(ws: web.WebSocketResponse, code: int = 1000, message: bytes = b
 
 
 def _resource(name: str) -> str:
-    return importlib.resources.files("companion.net").joinpath("static", *name.split("/")).read_text("utf-8")
+    return importlib.resources.files("companion.net").joinpath("static", name).read_text("utf-8")
 
 
 def _static_files() -> dict[str, str]:
-    """Every script and style sheet in ``static/`` (and its ``games/`` folder) -> its content type."""
+    """Every script and style sheet of ``static/`` (not its folders) -> its content type."""
     root = importlib.resources.files("companion.net").joinpath("static")
     found: dict[str, str] = {}
-    folders: list[tuple[str, Traversable]] = [("", root)]
-    while folders:
-        prefix, folder = folders.pop()
-        for entry in folder.iterdir():
-            suffix = "." + entry.name.rsplit(".", 1)[-1]
-            if entry.is_dir():
-                folders.append((prefix + entry.name + "/", entry))
-            elif suffix in STATIC_TYPES:
-                found[prefix + entry.name] = STATIC_TYPES[suffix]
+    for entry_ in root.iterdir():
+        suffix = "." + entry_.name.rsplit(".", 1)[-1]
+        if entry_.is_file() and suffix in STATIC_TYPES:
+            found[entry_.name] = STATIC_TYPES[suffix]
     return found
 
 

@@ -16,21 +16,13 @@ from typing import Any
 
 import pytest
 
-from companion.app.bindings import (
-    BindingsError,
-    Input,
-    Notice,
-    Submit,
-    load_bindings,
-    parse_bindings,
-    vm_building,
-)
+from companion.app.bindings import BindingsError, load_bindings, parse_bindings
 from companion.app.config import Config
 from companion.app.i18n import catalogue
-from companion.app.inputs import InputRouter, connected_seats
 from companion.app.store import Store
 from companion.app.table import Table
 from companion.core import TABLE, Audience, Undone
+from companion.core.hardware import Input, Notice, Submit
 from companion.core.jsonvalue import JSONObject
 from companion.games.victorian_masterminds.events import (
     Adjust,
@@ -40,10 +32,12 @@ from companion.games.victorian_masterminds.events import (
     Start,
     TurnEnded,
 )
+from companion.games.victorian_masterminds.hardware import building as vm_building
 from hardware.config import HardwareConfigError, parse_hardware
 from hardware.enrollment import EnrollmentSession, Piece, TagTable
 from hardware.events import ButtonPressed, ReaderState, ReaderStatus, TagSeen
 from hardware.loop import to_loop
+from hardware.router import InputRouter, check_seat_maps
 from hardware.system import Hardware, build
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -331,8 +325,8 @@ def test_unknown_tags_other_games_and_no_game_are_reported_and_nothing_is_submit
             "input.other_game",
             "input.bad_piece",
             "input.no_seat",
-            "input.vm.agent_needs_seat",
-            "input.vm.agent_colour",
+            "vm.input.agent_needs_seat",
+            "vm.input.agent_colour",
         ]
         unknown = next(m for m in rig.messages if m.get("code") == "input.unknown_tag")
         assert unknown["params"] == {"uid": "0A000000FF", "reader": "r1"} and "0A000000FF" in str(unknown["text"])
@@ -355,11 +349,11 @@ def test_vm_buildings_capture_and_agents_are_remembered_secretly(tmp_path: Path)
         # p2's turn: p1's red Saboteur disc on p1's reader is remembered for p1, not placed.
         before = rig.seq
         await rig.tag("r1", "0A00000020")
-        assert rig.seq == before and rig.router.recorded_seats == ("p1",)
-        rig.router.forget_agent("p1")  # the screen's "cancel": scan again
-        assert rig.router.recorded_seats == () and rig.messages[-1] == {"type": "agents", "seats": []}
+        assert rig.seq == before and rig.router.remembered_seats == ("p1",)
+        rig.router.forget("p1")  # the screen's "cancel": scan again
+        assert rig.router.remembered_seats == () and rig.messages[-1] == {"type": "remembered", "seats": []}
         await rig.tag("r1", "0A00000020")
-        assert {"type": "agents", "seats": ["p1"]} in rig.messages
+        assert {"type": "remembered", "seats": ["p1"]} in rig.messages
         assert all("saboteur" not in json.dumps(m) for m in rig.messages)
         # the screen's placement for p1 names it; the screen for p2 gets nothing filled in
         intent: JSONObject = {"kind": "vm.place", "seat": "p2", "city": "rome", "agent": None, "recycle": False}
@@ -370,8 +364,8 @@ def test_vm_buildings_capture_and_agents_are_remembered_secretly(tmp_path: Path)
         await rig.table.submit_json(
             {"seq": rig.seq, "intent": mine}, TABLE, game_id=rig.table.current.header.id
         )  # London is full and resolves
-        assert not rig.router.recorded_seats  # used up by the placement
-        assert rig.messages[-1] == {"type": "agents", "seats": []}
+        assert not rig.router.remembered_seats  # used up by the placement
+        assert rig.messages[-1] == {"type": "remembered", "seats": []}
         assert rig.lights.sounds[-1] == "reveal"  # the stack turned over
         assert rig.table.game is not None and rig.table.game.state.players[0].discard == ("gunner", "saboteur")
 
@@ -381,11 +375,11 @@ def test_vm_buildings_capture_and_agents_are_remembered_secretly(tmp_path: Path)
 def test_a_building_during_a_gunner_choice_is_that_choice() -> None:
     waiting: JSONObject = {"kind": "gunner", "seat": "p1", "by": ["table", "p1"]}
     view: JSONObject = {"phase": "resolution", "active": "p2", "resolution": {"city": "moscow", "waiting": waiting}}
-    here = Input(VM, {"view": view}, "p1", "p1", "factory")
+    here = Input({"view": view}, "p1", "p1", "factory")
     assert vm_building(here, ["moscow", "factory"]) == Submit(ChooseBuilding("factory"), Audience.of_seat("p1"))
     # a building of another city is the Capture action (the rules refuse it while the stack resolves)
     assert vm_building(here, ["paris", "factory"]) == Submit(Capture("p1", "paris", "factory"), Audience.of_seat("p1"))
-    table = Input(VM, {"view": view}, None)
+    table = Input({"view": view}, None)
     assert vm_building(table, ["moscow", "factory"]) == Submit(ChooseBuilding("factory"), TABLE)
     assert vm_building(here, ["moscow"]) == Notice("input.bad_piece", {"label": "factory"})
 
@@ -418,7 +412,7 @@ def test_scotland_yard_pawns_select_a_figure(tmp_path: Path) -> None:
         assert {"type": "selection", "selection": rig.router.selection} in rig.messages
         await rig.tag("r2", "0A00000041")  # D2 on d1's reader
         await rig.tag("r1", "0A00000042")  # Mister X's pawn
-        assert rig.notices()[-2:] == ["input.sy.not_your_figure", "input.sy.mister_x"]
+        assert rig.notices()[-2:] == ["sy.input.not_your_figure", "sy.input.mister_x"]
         assert rig.seq == before and rig.router.selection is not None
         line = sorted(moves)[0]
         await t.submit_json(
@@ -429,7 +423,7 @@ def test_scotland_yard_pawns_select_a_figure(tmp_path: Path) -> None:
         assert rig.router.selection is None  # D1 has moved: the selection went by itself
         assert {"type": "selection", "selection": None} in rig.messages
         await rig.tag("table", "0A00000040")
-        assert rig.notices()[-1] == "input.sy.cannot_move" and rig.router.selection is None
+        assert rig.notices()[-1] == "sy.input.cannot_move" and rig.router.selection is None
 
     run(tmp_path, scenario, tags=enrolled(), hardware=READERS)
 
@@ -472,7 +466,7 @@ def test_mykerinos_patron_cards_are_their_use(tmp_path: Path) -> None:
         assert rig.submitted()[-1] == ("myk.excavate", "blue", "accepted", None)
         # red's turn: Sir Brown on blue's reader cannot be used by blue now
         await rig.tag("r1", "0A00000052")
-        assert rig.notices()[-1] == "input.myk.patron_not_now"
+        assert rig.notices()[-1] == "myk.input.patron_not_now"
         assert rig.lights.turns[-1] == ("p2",)  # red sits at p2
         rig.router.handle(ButtonPressed("done-p2", "seat:p2"))  # red is done: passes
         await rig.settle()
@@ -585,7 +579,7 @@ def test_readers_and_places_are_bound_to_seats_in_the_configuration() -> None:
     assert [(r.name, r.seat) for r in hc.readers] == [("table", ""), ("r1", "p1"), ("r2", "p2"), ("r3", "p3")]
     assert hc.seat_map("mykerinos") == {"p1": "blue", "p2": "red"} and hc.seat_map(VM) == {}
     cases: list[tuple[dict[str, Any], str]] = [
-        ({"seats": {"chess": {"p1": "white"}}}, "seats.chess"),
+        ({"seats": {"Chess!": {"p1": "white"}}}, "seats.Chess!"),
         ({"seats": {"mykerinos": {"p1": "blue", "p2": "blue"}}}, "seats.mykerinos"),
         ({"seats": {"mykerinos": {"p1": 3}}}, "seats.mykerinos.p1"),
         ({"seats": {"mykerinos": ["blue"]}}, "seats.mykerinos"),
@@ -596,6 +590,11 @@ def test_readers_and_places_are_bound_to_seats_in_the_configuration() -> None:
         with pytest.raises(HardwareConfigError) as caught:
             parse_hardware(section)
         assert caught.value.params["key"] == key, section
+    # Which games exist is the router's business, not the drivers': it refuses a seat map for no game.
+    unknown = parse_hardware({"seats": {"chess": {"p1": "white"}}})
+    with pytest.raises(HardwareConfigError) as caught:
+        check_seat_maps(unknown)
+    assert caught.value.params["key"] == "seats.chess" and "mykerinos" in caught.value.params["problem"]
 
 
 def test_diagnostics_report_the_phones_connected_when_given() -> None:
@@ -604,15 +603,17 @@ def test_diagnostics_report_the_phones_connected_when_given() -> None:
     with build({}, lambda event: None, mode="simulated") as hw:
         unknown = report(hw)
         assert unknown["phones"] is None and "not known here" in format_report(unknown)
-        known = report(hw, phones=connected_seats({(3, "mrx"), (3, "d1"), (2, "d2")}, 3))
+        known = report(hw, phones=["mrx", "d1"])
         assert known["phones"] == ["d1", "mrx"] and "phones:        d1, mrx" in format_report(known)
         assert "none connected" in format_report(report(hw, phones=[]))
 
 
 def _notice_codes() -> set[str]:
     codes: set[str] = set()
-    for name in ("bindings.py", "inputs.py"):
-        tree = ast.parse((ROOT / "companion" / "app" / name).read_text("utf-8"))
+    sources = [ROOT / "companion" / "app" / "bindings.py", ROOT / "hardware" / "router.py"]
+    sources += sorted((ROOT / "companion" / "games").glob("*/hardware.py"))
+    for path in sources:
+        tree = ast.parse(path.read_text("utf-8"))
         for node in ast.walk(tree):
             if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "Notice" and node.args:
                 first = node.args[0]
@@ -620,6 +621,8 @@ def _notice_codes() -> set[str]:
                     codes.add(str(first.value))
                 else:  # f"input.reader.{event.status}"
                     codes |= {f"input.reader.{s}" for s in ("disconnected", "error")}
+            elif isinstance(node, ast.Call) and getattr(node.func, "id", "") == "Remember" and len(node.args) == 3:
+                codes.add(str(ast.literal_eval(node.args[2])))  # the notice that says a piece was remembered
     return codes
 
 
@@ -629,9 +632,9 @@ def test_every_input_notice_has_english_and_german_text() -> None:
         "input.unknown_tag",
         "input.other_game",
         "input.no_game",
-        "input.vm.agent_recorded",
+        "vm.input.agent_recorded",
         "input.reader.error",
-        "input.sy.mister_x",
+        "sy.input.mister_x",
     } <= codes
     texts = catalogue()
     assert [(lang, c) for lang in ("en", "de") for c in sorted(codes) if c not in texts[lang]] == []

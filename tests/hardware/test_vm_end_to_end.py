@@ -3,7 +3,7 @@ miniatures on simulated readers (real byte protocols through the real reader thr
 and "confirm" on mock GPIO buttons — against the same game played by taps (the same intents
 submitted directly). Both logs must fold to the same state and show every screen the same.
 
-The hardware game is built exactly as ``companion serve`` builds it (``HardwareInputs.open``) and
+The hardware game is built exactly as ``companion serve`` builds it (``hardware.router.Box.open``) and
 also checks the lights, the buzzer and the bar graph, and that refusals change nothing.
 """
 
@@ -21,7 +21,6 @@ from typing import Any
 import pytest
 
 from companion.app.config import Config
-from companion.app.inputs import HardwareInputs
 from companion.app.store import Store
 from companion.app.table import Table
 from companion.core import TABLE, Audience, Intent
@@ -36,6 +35,7 @@ from companion.games.victorian_masterminds.events import (
     Start,
 )
 from companion.games.victorian_masterminds.model import AGENTS
+from hardware import router
 from hardware.enrollment import Piece, TagTable
 
 GAME = "victorian_masterminds"
@@ -115,7 +115,7 @@ GAME_STEPS = [
     Step(("place", "p2", "london"), (Place("p2", "london", "saboteur"), TABLE)),
     Step(("press", "next"), (EndTurn("p2"), TABLE)),
     # p1's Number Two on p2's reader is refused; on its own reader it is recorded.
-    Step(("scan", "p2", "agent:red:number_two"), None, "input.vm.agent_other_seat"),
+    Step(("scan", "p2", "agent:red:number_two"), None, "vm.input.agent_other_seat"),
     Step(("scan", "p1", "agent:red:number_two"), None),
     Step(("place", "p1", "moscow"), (Place("p1", "moscow", "number_two"), TABLE)),
     # Moscow resolves: p1's Gunner may capture. The factory on p2's reader is not p1's choice.
@@ -146,7 +146,7 @@ async def until(condition: Callable[[], bool], what: str, timeout: float = 10.0)
 class Box:
     """The hardware game: a table with the box's inputs, driven like a person at the table."""
 
-    def __init__(self, table: Table, inputs: HardwareInputs) -> None:
+    def __init__(self, table: Table, inputs: router.Box) -> None:
         self.table = table
         self.inputs = inputs
         self.router = inputs.router
@@ -204,7 +204,7 @@ class Box:
         elif step.tap is not None:
             assert self.table.seq > before, f"{step.hw} did nothing: {self.messages[-3:]}"
         else:  # an agent disc: remembered for the placement, nothing submitted
-            assert self.table.seq == before and self.notices()[-1] == "input.vm.agent_recorded"
+            assert self.table.seq == before and self.notices()[-1] == "vm.input.agent_recorded"
 
 
 def enroll(path: Path) -> None:
@@ -219,7 +219,7 @@ async def play_with_the_box(tmp_path: Path) -> tuple[Table, dict[str, Any]]:
     config = Config(data_dir=tmp_path / "box", hardware=HARDWARE)
     table = Table(Store(tmp_path / "box" / "companion.sqlite3"))
     await table.start()
-    inputs = HardwareInputs.open(table, config)
+    inputs = router.Box.open(table, config)
     box = Box(table, inputs)
     indicators = inputs.hardware.indicators
     try:
@@ -244,9 +244,9 @@ async def play_with_the_box(tmp_path: Path) -> tuple[Table, dict[str, Any]]:
         assert {"capture", "reveal", "end", "error"} <= set(played) and played[-1] == "end"
         # A recorded agent never reached a screen: the messages name seats, never agents.
         for message in box.messages:
-            if message["type"] == "agents" or message.get("code") == "input.vm.agent_recorded":
+            if message["type"] == "remembered" or message.get("code") == "vm.input.agent_recorded":
                 assert not any(agent in json.dumps(message) for agent in AGENTS), message
-        assert box.router.recorded_seats == ()
+        assert box.router.remembered_seats == ()
         snapshots = {a.label(): table.game.snapshot(a) for a in (TABLE, P1, P2)}
         return table, snapshots
     finally:

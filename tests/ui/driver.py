@@ -74,8 +74,11 @@ class AppProcess:
         extra_env: dict[str, str] | None = None,
         extra_config: str = "",
         language: str = "en",
+        plugins: tuple[str, ...] = (),
     ) -> None:
+        """``plugins``: modules imported before the app runs (``toygame`` registers the test game)."""
         self.display = display
+        self.plugins = plugins
         self.home = home
         self.data = home / "data"
         self.socket_path = home / "control.sock"
@@ -104,7 +107,7 @@ class AppProcess:
             COMPANION_CONFIG=str(self.config),
             COMPANION_UI_CONTROL=str(self.socket_path),
             COMPANION_FULLSCREEN="0",
-            PYTHONPATH=str(ROOT),
+            PYTHONPATH=os.pathsep.join([str(ROOT), str(ROOT / "tests")]),
         )
         env.update(self.extra_env)
         return env
@@ -113,9 +116,15 @@ class AppProcess:
         if self.socket_path.exists():
             self.socket_path.unlink()
         log = self.log_path.open("ab")
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "companion.cli", "run"], cwd=ROOT, env=self.env(), stdout=log, stderr=log
-        )
+        command = [sys.executable, "-m", "companion.cli", "run"]
+        if self.plugins:
+            loads = "; ".join(f"import {name}" for name in self.plugins)
+            command = [
+                sys.executable,
+                "-c",
+                f"import sys; {loads}; from companion.cli import main; sys.exit(main(['run']))",
+            ]
+        self.proc = subprocess.Popen(command, cwd=ROOT, env=self.env(), stdout=log, stderr=log)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:

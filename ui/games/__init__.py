@@ -1,7 +1,8 @@
-"""Each game's touchscreen parts, found by the game's registered name.
+"""Each game's touchscreen parts, found through the one registry of games (``companion.games``).
 
-A module here offers ``SetupForm`` (the new-game form) and ``TableView`` (the table screen, the
-end-of-game summary and the words for the header); see :mod:`ui.games.base`.
+A game's touchscreen module (its registry entry's ``touchscreen``) offers ``SetupForm`` (the
+new-game form) and ``TableView`` (the table screen, the end-of-game summary and the words for the
+header); see :mod:`ui.games.base`. A game without one gets :mod:`ui.games.generic`.
 """
 
 from __future__ import annotations
@@ -9,13 +10,16 @@ from __future__ import annotations
 import importlib
 from types import ModuleType
 
-GAME_MODULES: dict[str, str] = {
-    "scotland_yard": "ui.games.scotland_yard",
-    "victorian_masterminds": "ui.games.victorian_masterminds",
-    "mykerinos": "ui.games.mykerinos",
-}
-GAME_NAMES: tuple[str, ...] = tuple(GAME_MODULES)
+from companion.games import entry, game_names
+
+GENERIC = "ui.games.generic"
 
 
 def game_ui(rules: str) -> ModuleType:
-    return importlib.import_module(GAME_MODULES.get(rules, "ui.games.generic"))
+    module = entry(rules).touchscreen if rules in game_names() else ""
+    return importlib.import_module(module or GENERIC)
+
+
+def playable() -> tuple[str, ...]:
+    """The games the new-game screen offers: every registered game."""
+    return game_names()

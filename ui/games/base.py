@@ -16,6 +16,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.widget import Widget
 
 from companion.core.jsonvalue import JSON, JSONObject
+from companion.games import facts, game_names, preferences
 from ui import theme
 from ui.widgets import Lbl, fit_height, vbox
 
@@ -39,6 +40,22 @@ def txt(value: JSON, default: str = "") -> str:
     return value if isinstance(value, str) else default
 
 
+def preference(game: str, setup_key: str = "", players: int | None = None) -> tuple[str, JSON]:
+    """(key, default) of one of the game's table preferences (its ``PREFERENCES``): the one that
+    pre-fills ``setup_key``, or the one kept per player count."""
+    for entry in preferences(game):
+        if (setup_key and entry.get("setup_key") == setup_key) or (
+            players is not None and entry.get("players") == players
+        ):
+            return str(entry["key"]), entry.get("default")
+    raise KeyError(f"{game} has no preference for {setup_key or players!r}")
+
+
+def strs(value: JSON) -> list[str]:
+    """The texts of a JSON list (e.g. a list of the game's facts)."""
+    return [s for s in seq_of(value) if isinstance(s, str)]
+
+
 class TableView(BoxLayout):
     """The table screen of one game (the body under the header)."""
 
@@ -60,6 +77,11 @@ class TableView(BoxLayout):
     @property
     def view(self) -> JSONObject:
         return obj(self.msg.get("view"))
+
+    @property
+    def facts(self) -> JSONObject:
+        """The game's constants (its ``FACTS``: cities, tickets, ...), never copied into a screen."""
+        return facts(self.game) if self.game in game_names() else {}
 
     @property
     def legal(self) -> JSON:
@@ -114,16 +136,19 @@ class TableView(BoxLayout):
         """Table options offered under the header's "Options" button: (label, action, tid)."""
         return []
 
-    # the box's tag readers (companion.app.inputs): a piece was put on a reader
+    # the box's tag readers (hardware.router): a piece was put on a reader
     def on_selection(self, selection: JSONObject | None) -> None:
         """A piece selected something (e.g. a Scotland Yard pawn: that figure)."""
 
-    def on_agents(self, seats: list[str]) -> None:
-        """Victorian Masterminds: the seats whose next agent was scanned (never which agent)."""
+    def on_remembered(self, seats: list[str]) -> None:
+        """The seats with a piece remembered for their next action (Victorian Masterminds: an agent
+        disc scanned for the next placement; never which one)."""
 
 
 class SetupForm(BoxLayout):
     """The choices before a game starts; ``setup()`` is the game's setup config JSON."""
+
+    game = ""
 
     def __init__(self, app: CompanionApp, **kwargs: Any) -> None:
         kwargs.setdefault("orientation", "vertical")
@@ -137,6 +162,11 @@ class SetupForm(BoxLayout):
 
     def t(self, code: str, **params: JSON) -> str:
         return self.ctl.t(code, **params)
+
+    @property
+    def facts(self) -> JSONObject:
+        """The game's constants (its ``FACTS``), as for :attr:`TableView.facts`."""
+        return facts(self.game) if self.game in game_names() else {}
 
     def rebuild(self) -> None:
         self.clear_widgets()

@@ -8,6 +8,7 @@ Everything in Mykerinos is public, so the table sees what the phones see.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from kivy.metrics import dp
@@ -15,9 +16,8 @@ from kivy.uix.widget import Widget
 
 from companion.core.jsonvalue import JSON, JSONObject
 from ui import theme
-from ui.controller import PREF_MYK_LAYOUT
 from ui.games import base
-from ui.games.base import num, obj, seq_of, txt
+from ui.games.base import num, obj, preference, seq_of, strs, txt
 from ui.widgets import (
     Btn,
     Chip,
@@ -34,8 +34,6 @@ from ui.widgets import (
     vbox,
 )
 
-COLOURS = ("blue", "red", "green", "white")
-PATRONS = ("lady_violet", "lord_lemon", "sir_brown", "mrs_blackmore", "colonel_tangerine")
 PATRON_COLOUR = {
     "lady_violet": theme.rgb("#8e5cc8"),
     "lord_lemon": theme.rgb("#e2cf2a"),
@@ -58,6 +56,20 @@ def rooms_of(layout: str) -> tuple[list[str], list[str]]:
     wings = [f"{w}:{v}" for w in range(1, 6) for v in (5, 3)]
     twos = [f"{w}-{w + 1}:2" for w in range(1, 5)] + (["5-1:2"] if layout == "ring5" else [])
     return wings, twos
+
+
+PREF_LAYOUT, _ = preference("mykerinos", "layout")
+
+
+def settings(page: Any) -> list[Widget]:
+    """The Settings screen's rows for Mykerinos (the new-game form's default layout)."""
+    layout = Choice(
+        [("line4", page.t("ui.settings.myk.line4")), ("ring5", page.t("ui.settings.myk.ring5"))],
+        page.ctl.pref(PREF_LAYOUT, "line4"),
+        page.setter(PREF_LAYOUT),
+        tid="settings.myk.layout",
+    )
+    return [page.setting(page.t("ui.settings.myk.layout"), layout, page.t("ui.settings.myk.layout_note"))]
 
 
 class TableView(base.TableView):
@@ -173,7 +185,7 @@ class TableView(base.TableView):
             cards = obj(p.get("cards"))
             ready = obj(p.get("ready"))
             chips = hbox(spacing=dp(2))
-            for patron in PATRONS:
+            for patron in strs(self.facts.get("patrons")):
                 held = num(cards.get(patron))
                 chip = Chip(
                     str(held) if held else "",
@@ -281,7 +293,7 @@ class TableView(base.TableView):
                 grid.add_widget(
                     Btn(
                         self.t(f"ui.myk.neutral.{a}"),
-                        (lambda a=a: self.send({"kind": "myk.neutral", "seat": seat, "action": a})),
+                        partial(self.send, {"kind": "myk.neutral", "seat": seat, "action": a}),
                         tid=f"myk.neutral.{a}",
                         size=theme.FONT_SMALL,
                     )
@@ -314,7 +326,7 @@ class TableView(base.TableView):
                 grid.add_widget(
                     Btn(
                         label,
-                        (lambda a=a, p=p: self.send({"kind": "myk.excavate", "seat": seat, "action": a, "patron": p})),
+                        partial(self.send, {"kind": "myk.excavate", "seat": seat, "action": a, "patron": p}),
                         tid=f"myk.excavate.{a}.{p or 'plain'}",
                         size=theme.FONT_SMALL,
                     )
@@ -412,10 +424,10 @@ class TableView(base.TableView):
                 )
             )
             grid = autogrid(3, dp(4))
-            for patron in PATRONS:
+            for patron in strs(self.facts.get("patrons")):
                 btn = Btn(
                     self.patron(patron),
-                    (lambda p=patron: add(p)),
+                    partial(add, patron),
                     tid=f"myk.wing_patron.{patron}",
                     colour=PATRON_COLOUR[patron],
                     text_colour=PATRON_TEXT.get(patron, theme.TEXT),
@@ -427,7 +439,7 @@ class TableView(base.TableView):
 
         def add(patron: str) -> None:
             order.append(patron)
-            if len(order) == len(PATRONS):
+            if len(order) == len(strs(self.facts.get("patrons"))):
                 dialog.dismiss()
                 self.send({"kind": "myk.enter_patrons", "order": list[JSON](order)})
             else:
@@ -667,7 +679,7 @@ class TableView(base.TableView):
         if room in legal:
             return Btn(
                 value,
-                (lambda r=room: self.room_tapped(r)),
+                partial(self.room_tapped, room),
                 tid=f"myk.pick.{room}",
                 colour=theme.GOOD,
                 bold=True,
@@ -788,9 +800,11 @@ class TableView(base.TableView):
 
 
 class SetupForm(base.SetupForm):
+    game = "mykerinos"
+
     def __init__(self, app: Any, **kwargs: Any) -> None:
         self.order: list[str] = []
-        self.layout = str(app.ctl.pref(PREF_MYK_LAYOUT, "line4"))
+        self.layout = str(app.ctl.pref(PREF_LAYOUT, "line4"))
         self.neutral: str | None = None
         super().__init__(app, **kwargs)
 
@@ -805,12 +819,12 @@ class SetupForm(base.SetupForm):
 
     def build(self) -> None:
         buttons = autogrid(4, dp(6))
-        for colour in COLOURS:
+        for colour in strs(self.facts.get("colours")):
             place = self.order.index(colour) + 1 if colour in self.order else 0
             label = f"{place}. {self.t(f'ui.myk.colour.{colour}')}" if place else self.t(f"ui.myk.colour.{colour}")
             btn = Btn(
                 label,
-                (lambda c=colour: self.toggle(c)),
+                partial(self.toggle, colour),
                 tid=f"setup.myk.colour.{colour}",
                 colour=MYK_COLOUR[colour] if place else theme.BUTTON,
                 text_colour=theme.on_player_colour(colour) if place else theme.TEXT,
@@ -819,7 +833,7 @@ class SetupForm(base.SetupForm):
             buttons.add_widget(btn)
         self.add_widget(self.row(self.t("ui.myk.setup.colours"), buttons, self.t("ui.myk.setup.colours_note")))
         if len(self.order) == 2:
-            free = [c for c in COLOURS if c not in self.order]
+            free = [c for c in strs(self.facts.get("colours")) if c not in self.order]
             if self.neutral is None:
                 self.neutral = free[0]
             self.add_widget(

@@ -8,6 +8,7 @@ the view shows him, and at the end (all from the public view).
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from kivy.metrics import dp
@@ -15,9 +16,8 @@ from kivy.uix.widget import Widget
 
 from companion.core.jsonvalue import JSON, JSONObject
 from ui import theme
-from ui.controller import PREF_SY_BOBBIES, PREF_SY_TRACKER
 from ui.games import base
-from ui.games.base import num, obj, seq_of, txt
+from ui.games.base import num, obj, preference, seq_of, strs, txt
 from ui.widgets import (
     Btn,
     Chip,
@@ -34,13 +34,41 @@ from ui.widgets import (
     vbox,
 )
 
-LINES = ("taxi", "bus", "underground")
-LOG_FIELDS = 24
-MRX = "mrx"  # Mister X's seat
+# The transport colours as on the board (keyed like the game's facts' tickets and lines)
+TRANSPORT = {
+    "taxi": theme.rgb("#e8c21c"),
+    "bus": theme.rgb("#1f9d6b"),
+    "underground": theme.rgb("#d23b3b"),
+    "black": theme.rgb("#050505"),
+    "ferry": theme.rgb("#2a6fdb"),
+    "bobby": theme.rgb("#6b7280"),
+}
+# text on those colours
+ON_TRANSPORT = {"taxi": theme.rgb("#111111"), "bus": theme.TEXT, "underground": theme.TEXT, "black": theme.TEXT}
 
 
 def _text_on(ticket: str) -> Any:
-    return theme.ON_TRANSPORT.get(ticket, theme.TEXT)
+    return ON_TRANSPORT.get(ticket, theme.TEXT)
+
+
+PREF_TRACKER, _ = preference("scotland_yard", "tracker")
+PREF_BOBBIES, _ = preference("scotland_yard", "bobbies_keep_game_alive")
+
+
+def settings(page: Any) -> list[Widget]:
+    """The Settings screen's rows for Scotland Yard (the new-game form's defaults)."""
+    return [
+        page.setting(
+            page.t("ui.settings.sy.tracker"),
+            page.on_off(PREF_TRACKER, False, "settings.sy.tracker"),
+            page.t("ui.settings.sy.tracker_note"),
+        ),
+        page.setting(
+            page.t("ui.settings.sy.bobbies"),
+            page.on_off(PREF_BOBBIES, False, "settings.sy.bobbies"),
+            page.t("ui.settings.sy.bobbies_note"),
+        ),
+    ]
 
 
 class TableView(base.TableView):
@@ -60,7 +88,8 @@ class TableView(base.TableView):
         return obj(obj(self.legal).get("moves"))
 
     def figure_name(self, figure: str) -> str:
-        kind = "bobby" if figure.startswith("B") else "detective"
+        bobby = any(obj(f).get("figure") == figure and obj(f).get("bobby") for f in seq_of(self.view.get("figures")))
+        kind = "bobby" if bobby else "detective"
         return self.t(f"ui.sy.figure.{kind}", n=figure[1:])
 
     def seat_label(self, seat: str) -> str:
@@ -174,7 +203,7 @@ class TableView(base.TableView):
                 top,
                 main,
                 orientation="vertical",
-                colour=theme.TRANSPORT.get(ticket, theme.PANEL_HI),
+                colour=TRANSPORT.get(ticket, theme.PANEL_HI),
                 border=border,
                 padding=dp(2),
                 spacing=0,
@@ -187,7 +216,7 @@ class TableView(base.TableView):
         entries = {num(obj(e).get("field")): obj(e) for e in seq_of(self.view.get("log"))}
         reveals = {num(r) for r in seq_of(self.view.get("reveal_fields"))}
         grid = autogrid(cols, dp(4), row_force_default=True, row_default_height=cell)
-        for field in range(1, LOG_FIELDS + 1):
+        for field in range(1, num(self.facts.get("log_fields")) + 1):
             grid.add_widget(self.log_cell(field, entries.get(field), field in reveals))
         return grid
 
@@ -252,11 +281,11 @@ class TableView(base.TableView):
         if tickets is None:
             detail = self.t("ui.sy.bobby_free")
         else:
-            detail = "  ".join(f"{self.t(f'ui.sy.short.{line}')} {num(tickets.get(line))}" for line in LINES)
+            detail = "  ".join(
+                f"{self.t(f'ui.sy.short.{line}')} {num(tickets.get(line))}" for line in strs(self.facts.get("lines"))
+            )
         where = self.t("ui.sy.at", station=station) if isinstance(station, int) else self.t("ui.sy.not_placed")
-        chip = Chip(
-            name, theme.TRANSPORT["bobby"] if bobby else theme.ACCENT, size=theme.FONT_BIG, width=dp(56), bold=True
-        )
+        chip = Chip(name, TRANSPORT["bobby"] if bobby else theme.ACCENT, size=theme.FONT_BIG, width=dp(56), bold=True)
         info = vbox(
             Lbl(f"{self.figure_name(name)} · {where}", bold=True, one_line=True),
             Lbl(detail, colour=theme.MUTED, size=theme.FONT_SMALL, one_line=True),
@@ -273,9 +302,7 @@ class TableView(base.TableView):
                 width=dp(92),
                 tid=f"sy.figure.{name}.movable",
             )
-            row: Widget = TapPanel(
-                (lambda n=name: self.select(n)), tid=f"sy.figure.{name}", size_hint_y=None, height=dp(60)
-            )
+            row: Widget = TapPanel(partial(self.select, name), tid=f"sy.figure.{name}", size_hint_y=None, height=dp(60))
         else:
             moved = figure.get("moved")
             note = (
@@ -301,14 +328,15 @@ class TableView(base.TableView):
         v = self.view
         box = fit_height(vbox(spacing=dp(6), padding=(0, 0, dp(8), 0)))
         phase = txt(v.get("phase"))
-        if phase == "x" and MRX not in self.ctl.connected():
+        mrx = txt(self.facts.get("mister_x"))  # Mister X's seat
+        if phase == "x" and mrx not in self.ctl.connected():
             # He moves only on his own phone: say so, and offer his QR code in one tap.
             box.add_widget(
                 Panel(
                     Lbl(self.t("ui.sy.x_no_phone"), bold=True, wrap=True, tid="sy.x_no_phone"),
                     Btn(
                         self.t("ui.sy.x_link"),
-                        lambda: self.app.pages["seats"].open_for(MRX),
+                        lambda: self.app.pages["seats"].open_for(mrx),
                         tid="sy.link_x",
                         colour=theme.ACCENT,
                         width=dp(150),
@@ -383,13 +411,13 @@ class TableView(base.TableView):
         )
         box = fit_height(vbox(spacing=dp(8), padding=(0, 0, dp(8), 0)))
         box.add_widget(title)
-        for line in LINES:
+        for line in strs(self.facts.get("lines")):
             stations = [num(s) for s in seq_of(options.get(line))]
             if not stations:
                 continue
             label = Chip(
                 self.t(f"sy.ticket.{line}"),
-                theme.TRANSPORT[line],
+                TRANSPORT[line],
                 _text_on(line),
                 width=dp(118),
                 height=theme.TOUCH,
@@ -398,10 +426,10 @@ class TableView(base.TableView):
             buttons = flow(
                 Btn(
                     str(s),
-                    (lambda s=s, line=line: self.move(figure, line, s)),
+                    partial(self.move, figure, line, s),
                     tid=f"sy.dest.{line}.{s}",
                     width=dp(70),
-                    colour=theme.TRANSPORT[line],
+                    colour=TRANSPORT[line],
                     text_colour=_text_on(line),
                     size=theme.FONT_BIG,
                     bold=True,
@@ -467,7 +495,7 @@ class TableView(base.TableView):
             mine = self.placing.get(self.placing_figure or "") == card
             btn = Btn(
                 str(card),
-                (lambda c=card: self._place(c)),
+                partial(self._place, card),
                 tid=f"sy.place.card.{card}",
                 selected=mine,
                 height=theme.TOUCH_SMALL,
@@ -548,10 +576,12 @@ class TableView(base.TableView):
 
 
 class SetupForm(base.SetupForm):
+    game = "scotland_yard"
+
     def __init__(self, app: Any, **kwargs: Any) -> None:
         self.detectives = 2
-        self.tracker = bool(app.ctl.pref(PREF_SY_TRACKER, False))
-        self.bobbies = bool(app.ctl.pref(PREF_SY_BOBBIES, False))
+        self.tracker = bool(app.ctl.pref(PREF_TRACKER, False))
+        self.bobbies = bool(app.ctl.pref(PREF_BOBBIES, False))
         super().__init__(app, **kwargs)
 
     def _set(self, name: str) -> Callable[[Any], None]:

@@ -10,6 +10,7 @@ the city, and the agent is named when its stack is turned over.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from kivy.metrics import dp
@@ -18,9 +19,8 @@ from kivy.uix.widget import Widget
 
 from companion.core.jsonvalue import JSON, JSONObject
 from ui import theme
-from ui.controller import PREF_VM_CITY_LOOT, PREF_VM_GUNNER, PREF_VM_START_LEVEL
 from ui.games import base
-from ui.games.base import num, obj, seq_of, txt
+from ui.games.base import num, obj, preference, seq_of, strs, txt
 from ui.widgets import (
     Btn,
     Chip,
@@ -39,10 +39,41 @@ from ui.widgets import (
     vbox,
 )
 
-CITIES = ("london", "moscow", "washington", "paris", "rome")
-COLOURS = ("red", "blue", "green", "yellow")
-UNLOCKS = ("none", "lab_cell", "codex", "bonus_power")  # the values of vm.record_segment's ``unlock``
-TALLY = ("buildings", "codex", "scientists", "missions", "segments", "chaos_tokens")
+PREF_GUNNER, _ = preference("victorian_masterminds", "gunner_rule")
+PREF_CITY_LOOT, _ = preference("victorian_masterminds", "capture_city_loot")
+
+
+def start_level_key(players: int) -> str:
+    """The preference that remembers the Secret Service start level for this many players."""
+    return preference("victorian_masterminds", players=players)[0]
+
+
+def settings(page: Any) -> list[Widget]:
+    """The Settings screen's rows for Victorian Masterminds (the new-game form's defaults)."""
+    gunner = Choice(
+        [(">=", page.t("ui.settings.vm.gunner_ge")), (">", page.t("ui.settings.vm.gunner_gt"))],
+        page.ctl.pref(PREF_GUNNER, ">="),
+        page.setter(PREF_GUNNER),
+        tid="settings.vm.gunner",
+    )
+    rows = [
+        page.setting(page.t("ui.settings.vm.gunner"), gunner, page.t("ui.settings.vm.gunner_note")),
+        page.setting(
+            page.t("ui.settings.vm.city_loot"),
+            page.on_off(PREF_CITY_LOOT, False, "settings.vm.city_loot"),
+            page.t("ui.settings.vm.city_loot_note"),
+        ),
+    ]
+    for players in (2, 3, 4):
+        key = start_level_key(players)
+        known = page.ctl.pref(key)
+        value = known if isinstance(known, int) else 0
+        stepper = Stepper(value, 0, 11, page.setter(key), tid=f"settings.vm.level.{players}")
+        note = "" if isinstance(known, int) else page.t("ui.settings.vm.level_unknown")
+        rows.append(page.setting(page.t("ui.settings.vm.level", players=players), hbox(stepper, Widget()), note))
+    return rows
+
+
 # log lines that belong to turning a stack over: while the newest line is one of them, the screen
 # shows the stack's whole resolution where the tally usually is
 STACK_LINES = frozenset(
@@ -70,7 +101,7 @@ class TableView(base.TableView):
         self.scanned: list[str] = []  # seats whose next agent disc was scanned on a reader
         self.scores_instead: int | None = None  # the log line after which the tally was asked for
 
-    def on_agents(self, seats: list[str]) -> None:
+    def on_remembered(self, seats: list[str]) -> None:
         self.redraw(scanned=seats)
 
     # -- reading the snapshot -----------------------------------------------------------------------
@@ -311,7 +342,7 @@ class TableView(base.TableView):
         place = self.actions().get("vm.place")
         placeable = {txt(c) for c in seq_of(place.get("cities"))} if place and self.can_place_here(place) else set()
         row = hbox(size_hint_y=None, height=dp(110))
-        for city in CITIES:
+        for city in strs(self.facts.get("cities")):
             info = obj(cities.get(city))
             height = num(stacks.get(city))
             count = Chip(
@@ -333,7 +364,7 @@ class TableView(base.TableView):
             )
             standing = {txt(b) for b in seq_of(info.get("standing"))}
             grid = GridLayout(cols=2, spacing=dp(3), size_hint_y=None, height=dp(46))
-            for building in ("factory", "furnace", "university", "monument"):
+            for building in strs(self.facts.get("buildings")):
                 up = building in standing
                 grid.add_widget(
                     Chip(
@@ -356,7 +387,7 @@ class TableView(base.TableView):
             )
             if city in placeable:
                 card: Widget = TapPanel(
-                    (lambda c=city: self.place(c)),
+                    partial(self.place, city),
                     tid=f"vm.place.{city}",
                     orientation="vertical",
                     padding=dp(4),
@@ -372,9 +403,10 @@ class TableView(base.TableView):
 
     # players' tallies and the running score
     def tally(self) -> Widget:
-        grid = autogrid(len(TALLY) + 2, (dp(2), dp(1)), row_force_default=True, row_default_height=dp(27))
+        keys = strs(self.facts.get("tally"))  # a count, or a list whose length is shown
+        grid = autogrid(len(keys) + 2, (dp(2), dp(1)), row_force_default=True, row_default_height=dp(27))
         grid.add_widget(Lbl("", size_hint_x=None, width=dp(150)))
-        for key in (*TALLY, "score"):
+        for key in (*keys, "score"):
             grid.add_widget(
                 Lbl(self.t(f"ui.vm.tally.{key}"), size=dp(14), colour=theme.MUTED, halign="center", one_line=True)
             )
@@ -388,16 +420,9 @@ class TableView(base.TableView):
                     width=dp(150),
                 )
             )
-            values = {
-                "buildings": len(seq_of(p.get("buildings"))),
-                "codex": num(p.get("codex")),
-                "scientists": num(p.get("scientists")),
-                "missions": len(seq_of(p.get("missions"))),
-                "segments": len(seq_of(p.get("segments"))),
-                "chaos_tokens": num(p.get("chaos_tokens")),
-                "score": num(obj(p.get("score")).get("total")),
-            }
-            for key in (*TALLY, "score"):
+            values = {key: len(v) if isinstance(v := p.get(key), list) else num(v) for key in keys}
+            values["score"] = num(obj(p.get("score")).get("total"))
+            for key in (*keys, "score"):
                 big = key == "score"
                 grid.add_widget(
                     Lbl(
@@ -444,7 +469,7 @@ class TableView(base.TableView):
                 flow(
                     Btn(
                         self.name("city", c),
-                        (lambda c=c: self.send({"kind": "vm.force_resolve", "seat": active, "city": c})),
+                        partial(self.send, {"kind": "vm.force_resolve", "seat": active, "city": c}),
                         tid=f"vm.force.{c}",
                         width=dp(110),
                     )
@@ -522,7 +547,7 @@ class TableView(base.TableView):
                 flow(
                     Btn(
                         self.name("agent", a),
-                        (lambda a=a: self.start_recycle(a)),
+                        partial(self.start_recycle, a),
                         tid=f"vm.recycle.{a}",
                         width=dp(120),
                         size=theme.FONT_SMALL,
@@ -626,7 +651,7 @@ class TableView(base.TableView):
             answers.append(
                 Btn(
                     label,
-                    (lambda i=intent: self.send(i)),
+                    partial(self.send, intent),
                     tid=tid,
                     size=theme.FONT_SMALL,
                     height=theme.TOUCH_SMALL,
@@ -809,7 +834,10 @@ class TableView(base.TableView):
             )
         body.add_widget(
             Choice(
-                [(u, self.t(f"ui.vm.unlock.{u}")) for u in UNLOCKS], "none", setter("unlock"), tid="vm.segment.unlock"
+                [(u, self.t(f"ui.vm.unlock.{u}")) for u in strs(self.facts.get("unlocks"))],
+                "none",
+                setter("unlock"),
+                tid="vm.segment.unlock",
             )
         )
         self._form(
@@ -948,20 +976,22 @@ class TableView(base.TableView):
 
 
 class SetupForm(base.SetupForm):
+    game = "victorian_masterminds"
+
     def __init__(self, app: Any, **kwargs: Any) -> None:
         ctl = app.ctl
         self.count = 3
-        self.colours = list(COLOURS)
+        self.colours = strs(self.facts.get("colours"))
         self.machines = [1, 2, 3, 4]
         self.first = 0
-        self.gunner = str(ctl.pref(PREF_VM_GUNNER, ">="))
-        self.city_loot = bool(ctl.pref(PREF_VM_CITY_LOOT, False))
+        self.gunner = str(ctl.pref(PREF_GUNNER, ">="))
+        self.city_loot = bool(ctl.pref(PREF_CITY_LOOT, False))
         self.level: int | None = None
         self.level_touched = False
         super().__init__(app, **kwargs)
 
     def known_level(self) -> int | None:
-        value = self.ctl.pref(PREF_VM_START_LEVEL.format(players=self.count))
+        value = self.ctl.pref(start_level_key(self.count))
         return value if isinstance(value, int) and not isinstance(value, bool) else None
 
     def _set(self, name: str, rebuild: bool = True) -> Callable[[Any], None]:
@@ -1002,7 +1032,7 @@ class SetupForm(base.SetupForm):
                         height=theme.TOUCH,
                     ),
                     Choice(
-                        [(c, self.t(f"ui.vm.colour.{c}")) for c in COLOURS],
+                        [(c, self.t(f"ui.vm.colour.{c}")) for c in strs(self.facts.get("colours"))],
                         self.colours[i],
                         colour,
                         tid=f"setup.vm.colour.{i + 1}",
@@ -1100,4 +1130,4 @@ class SetupForm(base.SetupForm):
 
     def remember(self) -> None:
         if self.level_touched and self.level is not None:
-            self.app.run(self.ctl.set_pref(PREF_VM_START_LEVEL.format(players=self.count), self.level))
+            self.app.run(self.ctl.set_pref(start_level_key(self.count), self.level))

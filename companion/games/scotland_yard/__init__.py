@@ -6,6 +6,8 @@ and optionally tracks where Mister X can be from public information only.
 See ``docs/protocol/scotland-yard.md`` for the setup config, intents, events and views.
 """
 
+from companion.games.scotland_yard.facts import FACTS, PREFERENCES
+from companion.games.scotland_yard.hardware import HARDWARE
 from companion.games.scotland_yard.rules import RULES, ScotlandYardRules
 
-__all__ = ["RULES", "ScotlandYardRules"]
+__all__ = ["FACTS", "HARDWARE", "PREFERENCES", "RULES", "ScotlandYardRules"]

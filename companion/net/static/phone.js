@@ -6,8 +6,10 @@
  * after its ack.
  *
  * This file is the shell (connection, texts, undo). Each game's screens are one ES module,
- * /static/games/<game>.js, exporting render(state, ctx); the shell loads it the first time a state
- * of that game arrives. A game without a module is shown by the fallback below (its view as text).
+ * /static/games/<game>.js (the server finds it through the registry of games), exporting
+ * render(state, ctx) and optionally `styles` (its CSS). The shell loads it, with the game's facts
+ * (/static/games/<game>.json: the constants its screens need, ctx.facts), the first time a state of
+ * that game arrives. A game without a module is shown by the fallback below (its view as text).
  */
 import { el } from "./kit.js";
 import { language as languageOf, render as fill } from "./texts.js";
@@ -241,10 +243,17 @@ const C = (() => {
 
   function gameModule(game) {
     if (!loading[game]) {
-      const found = /^[a-z0-9_]+$/.test(game || "")
+      const valid = /^[a-z0-9_]+$/.test(game || "");
+      const module = valid
         ? import("./games/" + game + ".js").then((m) => (typeof m.render === "function" ? m : fallback), () => fallback)
         : Promise.resolve(fallback);
-      loading[game] = found.then((m) => { loaded[game] = m; });
+      const facts = valid
+        ? fetch("/static/games/" + game + ".json", { cache: "no-store" }).then((r) => (r.ok ? r.json() : {}), () => ({}))
+        : Promise.resolve({});
+      loading[game] = Promise.all([module, facts]).then(([m, f]) => {
+        if (m.styles) document.head.append(el("style", { "data-game": game, text: m.styles }));
+        loaded[game] = { render: m.render, facts: f };
+      });
     }
     return loading[game];
   }
@@ -271,9 +280,9 @@ const C = (() => {
       return;
     }
     const main = document.getElementById("main");
-    const renderer = (loaded[state.game] || fallback).render;
+    const game = loaded[state.game] || { render: fallback.render, facts: {} };
     document.getElementById("title").textContent = state.title || t("game." + state.game);
-    const screen = renderer(state, { t, el, send, ui, busy: !!pending, rerender: render });
+    const screen = game.render(state, { t, el, send, ui, busy: !!pending, rerender: render, facts: game.facts });
     if (state.can_undo) {  // named: what it takes back (the game's words for this seat)
       const what = said(state.last && state.last.text);
       screen.append(el("section", {}, el("button", {

@@ -4,7 +4,6 @@ import { stepper } from "../kit.js";
 /* Everything is public; a seat's view adds `me` and its own `choices` (= its legal list). The
  * table link (no `me`) shows the same board and may act for the seat whose turn it is, set up the
  * game and enter zone counts. Nothing here computes rules: options come from `legal` only. */
-const MYK_PATRONS = ["lady_violet", "lord_lemon", "sir_brown", "mrs_blackmore", "colonel_tangerine"];
 
 function mykChip(el, t, colour) {
   const word = t("myk.colour." + colour);  // "blue" in a sentence, "Blue" on its own chip
@@ -242,8 +241,8 @@ function mykPlayers(view, me, { el, t }) {
       view.pass_track.map(([c, space]) => el("span", {}, space + ".", mykChip(el, t, c)))) : null);
 }
 
-function mykCards(p, view, { el, t }) {
-  const rows = MYK_PATRONS.map((patron) => {
+function mykCards(p, view, { el, t, facts }) {
+  const rows = facts.patrons.map((patron) => {
     const held = p.cards[patron] || 0, ready = p.ready[patron] || 0;
     const wing = view.wings.indexOf(patron) + 1;
     return el("tr", { "data-card": patron, class: held ? "" : "muted" },
@@ -298,3 +297,39 @@ export const render = (state, ctx) => {
   out.append(mykPlayers(view, me, ctx));
   return out;
 };
+
+/* This game's look (the shell adds it to the page once). */
+export const styles = `
+.myk-c { border:1px solid transparent; }
+.myk-blue { background:#3b7be0; color:#fff; } .myk-red { background:#d64541; color:#fff; }
+.myk-green { background:#2e9d57; color:#fff; } .myk-white { background:#f2f2f2; color:#111; }
+.p-lady_violet { --pc:#9b6bd3; } .p-lord_lemon { --pc:#e8d43a; } .p-sir_brown { --pc:#9a6434; }
+.p-mrs_blackmore { --pc:#0b0b0b; } .p-colonel_tangerine { --pc:#f08a24; }
+.myk-supply { margin-top:8px; font-size:15px; }
+.myk-yours { margin:8px 0 0; font-weight:700; color:var(--accent); }
+.myk-group { margin:0 0 4px; }
+.myk-group > .muted { margin:0 0 6px; font-size:15px; }
+.myk-patrons { display:grid; grid-template-columns:1fr 1fr; gap:8px; }
+.myk-patrons button { border-left:8px solid var(--pc, #666); text-align:left; padding:8px 10px; line-height:1.2; }
+.myk-museum { display:grid; grid-template-columns:repeat(10, 1fr); gap:4px; margin-top:4px; }
+.myk-wing { font-size:12px; line-height:1.15; text-align:center; padding:4px 2px; border-radius:6px;
+            border-top:5px solid var(--pc, #666); background:#181b20; overflow-wrap:anywhere; }
+.myk-room { min-height:44px; min-width:0; padding:2px; border-radius:8px; border:1px dashed var(--line); background:#181b20;
+            display:flex; flex-direction:column; align-items:center; justify-content:center; font-size:15px; line-height:1.1; color:var(--fg); }
+.myk-room small { font-size:11px; opacity:.8; }
+.myk-room.myk-blue, .myk-room.myk-red, .myk-room.myk-green, .myk-room.myk-white { border-style:solid; }
+button.myk-room.legal { border:2px solid var(--accent); background:#3a3216; min-height:48px; }
+button.myk-room.sel { background:var(--accent); color:#1a1400; outline:none; }
+.myk-dot { display:inline-block; width:12px; height:12px; border-radius:6px; margin-right:6px; background:var(--pc);
+           border:1px solid #888; vertical-align:-1px; }
+.myk table tr.me td { background:#2b2f37; }
+.myk-legend { font-size:12px; margin-top:4px; }
+.myk-count { margin-right:6px; }
+.myk-who { white-space:nowrap; }
+.myk-who .chip, .stepper .chip { font-size:13px; padding:1px 7px; }
+.myk-star { color:var(--accent); margin-left:3px; }
+.myk table { font-size:14px; }
+.myk td, .myk th { padding:4px 3px; }
+.myk-room.myk-blue { background:#3b7be0; color:#fff; } .myk-room.myk-red { background:#d64541; color:#fff; }
+.myk-room.myk-green { background:#2e9d57; color:#fff; } .myk-room.myk-white { background:#f2f2f2; color:#111; }
+`;

@@ -1,6 +1,5 @@
-/* Scotland Yard on the phone page: Mister X's secret screen and the detectives' screen. */
-
-const TICKETS = ["taxi", "bus", "underground", "black"];
+/* Scotland Yard on the phone page: Mister X's secret screen and the detectives' screen.
+ * The game's constants (tickets, log fields) come from its facts (ctx.facts), never from here. */
 
 function chip(el, t, ticket, short) {
   return el("span", { class: "chip t-" + ticket }, t((short ? "phone.sy.short." : "phone.sy.ticket.") + ticket));
@@ -12,14 +11,14 @@ function figureName(t, figure) {
   return m ? t("sy.figure." + m[1], { n: Number(m[2]) }) : String(figure || "");
 }
 
-function syLog(view, secretRoute, { el, t }) {
+function syLog(view, secretRoute, { el, t, facts }) {
   const fields = [];
   const byField = {};
   for (const f of view.log) byField[f.field] = f;
   const mine = {};
   for (const f of secretRoute || []) mine[f.field] = f;
   const reveals = new Set(view.reveal_fields);
-  for (let n = 1; n <= 24; n++) {
+  for (let n = 1; n <= facts.log_fields; n++) {
     const f = byField[n];
     const station = mine[n] ? mine[n].station : f && f.station;
     fields.push(el("div", { class: reveals.has(n) ? "reveal" : "", "data-field": n },
@@ -53,9 +52,9 @@ function syEnd(view, { el, t }) {
     el("p", {}, t("phone.sy.end." + e.reason, { figure: figureName(t, e.figure), station: e.station || "" })));
 }
 
-function destButtons(options, chosen, pick, { el, t }, busy) {
+function destButtons(options, chosen, pick, { el, t, facts }, busy) {
   const groups = [];
-  for (const ticket of TICKETS.concat(["ferry"])) {
+  for (const ticket of facts.tickets) {
     const dests = options[ticket];
     if (!dests || !dests.length) continue;
     groups.push(el("div", { style: "margin:8px 0" }, chip(el, t, ticket), " ",
@@ -190,3 +189,15 @@ function syDetective(state, ctx) {
 }
 
 export const render = (state, ctx) => (state.view.secret ? syMrx(state, ctx) : syDetective(state, ctx));
+
+/* This game's look (the shell adds it to the page once). */
+export const styles = `
+:root { --taxi:#e8c547; --bus:#2fb3a3; --underground:#e5534b; --black:#111; }
+.t-taxi { background:var(--taxi); } .t-bus { background:var(--bus); } .t-underground { background:var(--underground); color:#fff; }
+.t-black { background:var(--black); color:#fff; border:1px solid #666; } .t-double { background:#9b59b6; color:#fff; }
+.t-ferry { background:#444; color:#fff; }
+.log { display:grid; grid-template-columns:repeat(6, minmax(0, 1fr)); gap:4px; }
+.log .chip { display:block; font-size:10px; padding:1px 0; margin:2px 0; border-radius:5px; }
+.log div { background:#181b20; border-radius:6px; padding:4px 2px; text-align:center; font-size:13px; min-height:44px; }
+.log div.reveal { outline:2px solid var(--accent); }
+`;

@@ -4,12 +4,8 @@ import { stepper } from "../kit.js";
 /* A seat sees the public summary plus `me` (its own tally), `pile` (top agent; the whole pile with 5
  * codex) and `placed` (its own agents in the stacks). The table link sees every public tally, the
  * cities and the log, and may act where the table may (start, answers during a resolution). Options
- * come only from `legal.actions`. */
-const VM_CITIES = ["london", "moscow", "washington", "paris", "rome"];
-const VM_AGENTS = ["number_two", "henchman", "saboteur", "gunner", "engineer"];
-const VM_COUNTERS = ["firepower", "codex", "scientists", "chaos_tokens", "bolts", "copper"];
-const VM_UNLOCKS = ["none", "lab_cell", "codex", "bonus_power"];
-const VM_BUILDINGS = ["factory", "furnace", "university", "monument"];
+ * come only from `legal.actions`; the game's constants (cities, agents, buildings, counters, unlock
+ * values) from its facts (ctx.facts). */
 
 function vmAgent(el, t, agent) {
   return el("span", { class: "vm-agent a-" + (agent || "unknown"), "data-agent": agent || "" },
@@ -35,9 +31,9 @@ function vmSeatChip(el, t, view, seat) {
   return el("span", { class: "chip vm-seat vm-" + colour, "data-seat": seat }, label);
 }
 
-function vmDetail(t, detail) {
-  return String(detail).split(":").map((w) => (VM_AGENTS.includes(w) ? t("vm.agent." + w)
-    : VM_BUILDINGS.includes(w) ? t("vm.building." + w)
+function vmDetail(t, facts, detail) {
+  return String(detail).split(":").map((w) => (facts.agents.includes(w) ? t("vm.agent." + w)
+    : facts.buildings.includes(w) ? t("vm.building." + w)
       : t("phone.vm.word." + w) === "phone.vm.word." + w ? w : t("phone.vm.word." + w))).join(" – ");
 }
 
@@ -207,17 +203,17 @@ function vmSummary(p, t) {
 }
 
 /* While its Engineer waits, the owner adjusts its own counters (one tap = one confirmed correction). */
-function vmAdjusters(view, actions, { el, t, send, busy }) {
+function vmAdjusters(view, actions, { el, t, send, busy, facts }) {
   const adj = actions.find((a) => a.kind === "vm.adjust" && a.seat);
   if (!adj || !view.me) return null;
-  return el("div", { "data-section": "adjust" }, adj.counters.filter((c) => VM_COUNTERS.includes(c)).map((c) =>
+  return el("div", { "data-section": "adjust" }, adj.counters.filter((c) => facts.player_counters.includes(c)).map((c) =>
     el("div", { class: "stepper", "data-counter": c }, el("span", {}, t("phone.vm.counter." + c)),
       stepper(el, view.me[c], -Infinity, Infinity, busy, (v) => send({ kind: "vm.adjust", counter: c, delta: v - view.me[c], seat: adj.seat, value: null })))));
 }
 
 /* Recording a built machine segment: chaos points, what it unlocks, the parts it used. */
 function vmSegment(view, action, ctx) {
-  const { el, t, send, ui, busy, rerender } = ctx;
+  const { el, t, send, ui, busy, rerender, facts } = ctx;
   const seat = action.seats[0];
   const me = view.me;
   if (!ui.seg) {
@@ -231,7 +227,7 @@ function vmSegment(view, action, ctx) {
     el("div", { class: "stepper", "data-field": "bolts" }, el("span", {}, t("phone.vm.counter.bolts")), stepper(el, g.bolts, 0, me.bolts, busy, set("bolts"))),
     el("div", { class: "stepper", "data-field": "copper" }, el("span", {}, t("phone.vm.counter.copper")), stepper(el, g.copper, 0, me.copper, busy, set("copper"))),
     el("div", { class: "muted", style: "margin:6px 0" }, t("phone.vm.seg_unlock")),
-    el("div", { class: "row" }, VM_UNLOCKS.map((u) => el("button", { class: g.unlock === u ? "sel" : "", disabled: busy, "data-unlock": u,
+    el("div", { class: "row" }, facts.unlocks.map((u) => el("button", { class: g.unlock === u ? "sel" : "", disabled: busy, "data-unlock": u,
       onclick: () => set("unlock")(u) }, t("phone.vm.unlock." + u)))),
     el("div", { class: "row", style: "margin-top:10px" },
       el("button", { class: "primary", disabled: busy, "data-action": "confirm-segment", onclick: () => {
@@ -259,8 +255,8 @@ function vmPile(view, { el, t }) {
   return sec;
 }
 
-function vmStacks(view, { el, t }) {
-  const rows = VM_CITIES.map((c) => {
+function vmStacks(view, { el, t, facts }) {
+  const rows = facts.cities.map((c) => {
     const mine = (view.placed || []).filter((x) => x.city === c).sort((a, b) => a.position - b.position);
     const city = view.cities ? view.cities[c] : null;
     return el("tr", { "data-stack": c },
@@ -346,14 +342,14 @@ function vmPlayers(view, ctx) {
         mis: p.missions.length, seg: p.segments.length, tok: p.chaos_tokens, pile: p.pile_size })))));
 }
 
-function vmLog(view, { el, t }) {
+function vmLog(view, { el, t, facts }) {
   if (!view.log || !view.log.length) return null;
   return el("section", { "data-section": "log" }, el("h2", {}, t("phone.vm.log")),
     view.log.slice().reverse().map((l) => el("div", { class: "vm-log" }, t(l.what, {
       seat: l.seat ? vmSeatName(t, view, l.seat) : "", city: l.city ? t("vm.city." + l.city) : "",
       detail: l.what === "vm.log.ended"  // the winners' seats
         ? String(l.detail).split(",").filter(Boolean).map((s) => vmSeatName(t, view, s)).join(", ")
-        : vmDetail(t, l.detail) }))));
+        : vmDetail(t, facts, l.detail) }))));
 }
 
 function vmEnd(view, { el, t }) {
@@ -394,3 +390,44 @@ export const render = (state, ctx) => {
   if (view.log) out.append(vmLog(view, ctx));
   return out;
 };
+
+/* This game's look (the shell adds it to the page once). */
+export const styles = `
+.vm-seat { background:#555; color:#fff; }
+.vm-red { background:#c8413b; color:#fff; } .vm-blue { background:#3b7be0; color:#fff; }
+.vm-green { background:#2e9d57; color:#fff; } .vm-yellow { background:#e8c547; color:#111; }
+.vm-purple { background:#8e5cc4; color:#fff; } .vm-black { background:#111; color:#fff; border:1px solid #666; }
+.vm-white { background:#f2f2f2; color:#111; } .vm-orange { background:#f08a24; color:#111; }
+.vm-agent { display:inline-block; padding:2px 9px; border-radius:8px; font-weight:700; font-size:15px; background:#3a3f47;
+            border-left:6px solid var(--ac, #777); color:var(--fg); }
+.a-number_two { --ac:#b07cf0; } .a-henchman { --ac:#2fb3a3; } .a-saboteur { --ac:#e5534b; }
+.a-gunner { --ac:#f0b429; } .a-engineer { --ac:#6aa7ff; } .a-unknown { --ac:#777; }
+.vm-top .vm-agent { font-size:22px; padding:6px 14px; }
+.vm-yours { margin:8px 0 0; font-weight:700; color:var(--accent); }
+.vm section > p[data-turn], .vm section > p[data-waiting] { margin:8px 0 0; }
+.vm .warn { margin:10px 0 0; }
+.vm-group { margin:0 0 10px; }
+.vm-group > .muted { margin:0 0 6px; font-size:15px; }
+button.vm-pick { padding:6px 8px; background:#2d323a; }
+button.vm-pick .vm-agent { background:transparent; }
+.vm-cities { display:grid; grid-template-columns:1fr 1fr; gap:8px; }
+button.vm-city { display:flex; flex-direction:column; align-items:flex-start; text-align:left; line-height:1.2; }
+button.vm-city small { color:var(--muted); font-size:13px; }
+.vm-bcity { margin:6px 0; } .vm-bcity > b { display:block; margin-bottom:4px; }
+button.vm-b { min-width:0; padding:6px 10px; font-size:15px; }
+.vm-stats { display:grid; grid-template-columns:repeat(3, 1fr); gap:6px; }
+.vm-stat { background:#181b20; border-radius:8px; padding:4px 6px; text-align:center; display:flex; flex-direction:column; }
+.vm-stat b { font-size:22px; line-height:1.1; } .vm-stat small { font-size:12px; color:var(--muted); line-height:1.2; }
+.vm-small { font-size:13px; }
+.vm-dots { letter-spacing:2px; color:var(--accent); white-space:nowrap; }
+.vm td [data-mine] { margin:2px 0; }
+.vm-pilelist { margin:6px 0 0; padding-left:26px; } .vm-pilelist li { margin:4px 0; }
+.vm-res { margin:0; padding-left:24px; } .vm-res li { margin:5px 0; } .vm-res li.now { font-weight:700; }
+.vm-res li.done { opacity:.7; }
+.vm-player { padding:6px 0; border-bottom:1px solid var(--line); } .vm-player.active .chip { outline:2px solid var(--accent); }
+.vm-total { font-size:20px; } .vm-line { font-size:13px; color:var(--muted); margin-top:2px; }
+.vm-log { font-size:14px; padding:3px 0; border-bottom:1px solid #2b2f37; }
+.vm [data-mine] { white-space:normal; }
+.vm [data-mine] .vm-agent { white-space:nowrap; } .vm td:last-child { overflow-wrap:anywhere; }
+.vm td .vm-agent { font-size:13px; padding:2px 6px; }  /* a stack's own agents: the long names fit beside the city */
+`;

@@ -1,14 +1,18 @@
-"""The box's buttons, lights and tag readers, wired to the table.
+"""The box's buttons, lights and tag readers, wired to the table (the hardware side's one link
+to the app; the drivers in this package know no game and no app code).
 
 :class:`InputRouter` takes hardware events (handed to the event loop by ``hardware.loop.to_loop``),
 looks tags up in the enrollment table, applies the open game's bindings
-(:mod:`companion.app.bindings`) and submits the resulting intents to the :class:`Table` like any
-screen — so every rule check applies. What it cannot or may not do it reports as a notice
-(unknown tag, a piece of another game, no game open, the rules' refusal), never guessing.
+(:mod:`companion.app.bindings`) and calls the bound action of the game's hardware rules
+(``HARDWARE`` of its package, :mod:`companion.core.hardware`), then submits the resulting intents
+to the :class:`Table` like any screen — so every rule check applies. What it cannot or may not do
+it reports as a notice (unknown tag, a piece of another game, no game open, the rules' refusal),
+never guessing.
 
 It also drives the indicators from the table's *public* messages only (it subscribes to the
-table audience and nothing else): the seat lights show whose turn it is, the buzzer sounds
-reveals, captures and the end, and bar graphs show a track such as the Secret Service level.
+table audience and nothing else): the game's hardware rules say whose turn it is (the seat
+lights) and what the buzzer sounds (reveals, captures, the end); the bindings' tracks say which
+value of the view a bar graph shows (e.g. the Secret Service level).
 
 Screens subscribe with :meth:`InputRouter.listen` and receive JSON messages:
 
@@ -16,13 +20,13 @@ Screens subscribe with :meth:`InputRouter.listen` and receive JSON messages:
 - ``{"type": "selection", "selection": {...} | null}`` — e.g. Scotland Yard
   ``{"game": "scotland_yard", "kind": "figure", "figure": "D1", "seat": "d1"|null, "moves": {ticket: [stations]}}``
   or Mykerinos ``{"game": "mykerinos", "kind": "patron", "seat", "patron", "intents": [intent JSON, ...]}``
-- ``{"type": "agents", "seats": ["p1"]}`` — Victorian Masterminds: seats with an agent disc
-  scanned for their next placement (never which agent: the touchscreen is public)
+- ``{"type": "remembered", "seats": ["p1"]}`` — seats with a piece remembered for their next action
+  (Victorian Masterminds: an agent disc scanned; never which one: the touchscreen is public)
 - ``{"type": "button", "role": "confirm", "button": "confirm"}`` — a button the screen handles
 - ``{"type": "enrollment", ...}`` — the tag an enrollment session (:meth:`InputRouter.enroll`) waited for
 
-:class:`HardwareInputs` builds all of it from the configuration for ``companion serve`` and the
-touchscreen app.
+:class:`Box` builds all of it from the configuration; the entry points (``companion run`` in
+``ui/app.py``, ``companion serve`` in ``companion/net/serve.py``) open it.
 """
 
 from __future__ import annotations
@@ -31,34 +35,21 @@ import asyncio
 import collections
 import contextlib
 import logging
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any
 
-from companion.app.bindings import (
-    ACTIONS,
-    Bindings,
-    Input,
-    Notice,
-    RecordAgent,
-    Result,
-    Select,
-    Submit,
-    UiButton,
-    load_bindings,
-    placed_seats,
-    seats_in,
-    signal,
-    track_values,
-    turn_seats,
-)
+from companion.app.bindings import Bindings, action, hardware_of, load_bindings, track_values
+from companion.app.config import Config
 from companion.app.i18n import text
 from companion.app.table import Ack, Subscription, Table
 from companion.core.audience import Audience
 from companion.core.errors import CompanionError
 from companion.core.events import Intent
+from companion.core.hardware import Input, Notice, Remember, Result, Select, Submit, UiButton
 from companion.core.jsonvalue import JSONObject
-from hardware.config import HardwareConfig, parse_hardware
+from companion.games import game_names
+from hardware.config import HardwareConfig, HardwareConfigError, parse_hardware
 from hardware.diagnostics import report
 from hardware.enrollment import EnrollmentSession, TagTable
 from hardware.events import (
@@ -69,24 +60,20 @@ from hardware.events import (
     ReaderStatus,
     TagSeen,
 )
-
-if TYPE_CHECKING:
-    from companion.app.config import Config
-    from hardware.system import Hardware
+from hardware.interfaces import Indicators
+from hardware.loop import to_loop
+from hardware.system import Hardware, build
 
 log = logging.getLogger(__name__)
 
 Listener = Callable[[JSONObject], None]
 
 
-class Indicators(Protocol):
-    """What the router needs of ``hardware.indicators.IndicatorPanel``."""
-
-    def show_turns(self, seats: Collection[str]) -> None: ...
-
-    def signal(self, pattern: str) -> None: ...
-
-    def show_track(self, track: str, value: int) -> None: ...
+def check_seat_maps(config: HardwareConfig) -> None:
+    """``[hardware.seats.<game>]`` must name registered games (a typo would silently map nothing)."""
+    for game, _pairs in config.seats:
+        if game not in game_names():
+            raise HardwareConfigError(f"seats.{game}", f"unknown game (known: {', '.join(sorted(game_names()))})")
 
 
 class InputRouter:
@@ -109,6 +96,7 @@ class InputRouter:
         self.table = table
         self.tags = tags if tags is not None else TagTable()
         self.config = config if config is not None else HardwareConfig()
+        check_seat_maps(self.config)
         self.bindings = bindings if bindings is not None else load_bindings()
         self.indicators = indicators
         self.language = language
@@ -116,9 +104,9 @@ class InputRouter:
         self._listeners: list[Listener] = []
         self._subscription: Subscription | None = None
         self._message: JSONObject | None = None  # the table audience's latest state message
-        self._agents: dict[str, str] = {}  # seat -> agent scanned for its next placement (secret)
+        self._remembered: dict[str, str] = {}  # seat -> a piece for its next action (secret)
         self._selection: JSONObject | None = None
-        self._selection_source: tuple[str, Input, tuple[str, ...]] | None = None
+        self._selection_source: tuple[str, str, Input, tuple[str, ...]] | None = None  # game, action, input, args
         self._reader_status: dict[str, str] = {}
         self._watchers: list[Callable[[HardwareEvent], None]] = []
         self._enrolling: EnrollmentSession | None = None
@@ -165,31 +153,25 @@ class InputRouter:
         self._set_selection(None, None)
 
     @property
-    def recorded_seats(self) -> tuple[str, ...]:
-        return tuple(sorted(self._agents))
+    def remembered_seats(self) -> tuple[str, ...]:
+        return tuple(sorted(self._remembered))
 
-    def forget_agent(self, seat: str) -> None:
-        if self._agents.pop(seat, None) is not None:
-            self._emit({"type": "agents", "seats": list(self.recorded_seats)})
+    def forget(self, seat: str) -> None:
+        if self._remembered.pop(seat, None) is not None:
+            self._emit({"type": "remembered", "seats": list(self.remembered_seats)})
 
     def complete_intent(self, intent: JSONObject) -> JSONObject:
-        """Fill in what the hardware knows and the screen does not (before the screen submits).
-
-        Victorian Masterminds: a placement from the pile that the table sends for a seat without
-        naming the agent gets the agent disc that seat scanned (if any). Everything else is
-        returned unchanged. The agent never shows on the touchscreen: do not display the result.
-        """
-        if intent.get("kind") == "vm.place" and intent.get("agent") is None and not intent.get("recycle"):
-            seat = intent.get("seat")
-            if isinstance(seat, str) and seat in self._agents:
-                return {**intent, "agent": self._agents[seat]}
-        return intent
+        """Fill in what the hardware remembered and the screen does not know (before the screen
+        submits), as the open game's hardware rules say (Victorian Masterminds: the scanned agent of
+        a placement from the pile). The result may hold a secret: never display it."""
+        game = self.game
+        return intent if game is None else hardware_of(game).complete(intent, dict(self._remembered))
 
     def status(self) -> JSONObject:
-        """For the diagnostics screen (public: no agent is ever named)."""
+        """For the diagnostics screen (public: no remembered piece is ever named)."""
         return {
             "game": self.game,
-            "agents_recorded": list(self.recorded_seats),
+            "remembered": list(self.remembered_seats),
             "selection": self._selection,
             "readers": dict(self._reader_status),
             "recent": list(self.recent),
@@ -270,16 +252,16 @@ class InputRouter:
             self._note(Notice("input.other_game", {"label": piece.title, "game": piece.game}), source, piece.title)
             return
         kind, _, rest = piece.piece.partition(":")
-        action = self.bindings.of(game).pieces.get(kind)
-        if action is None:
+        bound = self.bindings.of(game).pieces.get(kind)
+        if bound is None:
             self._note(Notice("input.unbound_piece", {"label": piece.title}, "info"), source, piece.title)
             return
         seat, problem = self._seat_of(game, msg, self._reader_places.get(event.reader))
         if problem is not None:
             self._note(problem, source, piece.title)
             return
-        inp = Input(game, msg, seat, self._reader_places.get(event.reader), piece.title)
-        self._run(action, inp, tuple(rest.split(":")) if rest else (), source, piece.title)
+        inp = Input(msg, seat, self._reader_places.get(event.reader), piece.title)
+        self._run(bound, inp, tuple(rest.split(":")) if rest else (), source, piece.title)
 
     def _button(self, event: ButtonPressed | ButtonHeld | ButtonReleased) -> None:
         source = f"button {event.name}"
@@ -311,7 +293,7 @@ class InputRouter:
         if problem is not None:
             self._note(problem, source, f"{gesture} {event.name}")
             return
-        inp = Input(game, msg, seat, place, event.name, event.role)
+        inp = Input(msg, seat, place, event.name, event.role)
         self._run(gestures[gesture], inp, (), source, f"{gesture} {event.name}")
 
     def _status(self, event: ReaderStatus) -> None:
@@ -340,7 +322,7 @@ class InputRouter:
             return None, None
         seat = self.config.seat_map(game).get(place, place)
         view = msg.get("view")
-        if not isinstance(view, dict) or seat not in seats_in(game, view):
+        if not isinstance(view, dict) or seat not in hardware_of(game).seats(view):
             return None, Notice("input.no_seat", {"place": place})
         return seat, None
 
@@ -356,24 +338,26 @@ class InputRouter:
         self.recent.append({"source": source, "input": what, "outcome": "notice", "code": notice.code})
         self._notice(notice, source)
 
-    def _run(self, action: str, inp: Input, args: tuple[str, ...], source: str, what: str) -> None:
-        result = ACTIONS[action](inp, args)
+    def _run(self, name: str, inp: Input, args: tuple[str, ...], source: str, what: str) -> None:
+        game = self.game or ""
+        result = action(game, name)(inp, args)
         entry: JSONObject = {"source": source, "input": what, "outcome": type(result).__name__.lower()}
         self.recent.append(entry)
         self._apply(result, source, entry)
         if isinstance(result, Select):
             entry["outcome"] = "selected"
-            self._set_selection(result.selection, (action, inp, args))
+            self._set_selection(result.selection, (game, name, inp, args))
 
     def _apply(self, result: Result, source: str, entry: JSONObject) -> None:
         if isinstance(result, Submit):
             entry.update({"outcome": "submitted", "kind": result.intent.kind, "actor": result.actor.label()})
             self._submit(result.intent, result.actor, source, entry)
-        elif isinstance(result, RecordAgent):
-            entry.update({"outcome": "recorded", "seat": result.seat})  # never which agent
-            self._agents[result.seat] = result.agent
-            self._emit({"type": "agents", "seats": list(self.recorded_seats)})
-            self._notice(Notice("input.vm.agent_recorded", {"seat": result.seat}, "info"), source)
+        elif isinstance(result, Remember):
+            entry.update({"outcome": "recorded", "seat": result.seat})  # never which piece
+            self._remembered[result.seat] = result.value
+            self._emit({"type": "remembered", "seats": list(self.remembered_seats)})
+            if result.notice:
+                self._notice(Notice(result.notice, {"seat": result.seat}, "info"), source)
         elif isinstance(result, UiButton):
             entry["outcome"] = "screen"
             self._emit({"type": "button", "role": result.role, "button": source.partition(" ")[2]})
@@ -430,7 +414,9 @@ class InputRouter:
             except Exception:
                 log.exception("inputs: a listener failed")
 
-    def _set_selection(self, selection: JSONObject | None, source: tuple[str, Input, tuple[str, ...]] | None) -> None:
+    def _set_selection(
+        self, selection: JSONObject | None, source: tuple[str, str, Input, tuple[str, ...]] | None
+    ) -> None:
         self._selection_source = source if selection is not None else None
         if selection != self._selection:
             self._selection = selection
@@ -449,8 +435,8 @@ class InputRouter:
         self._message = msg
         game, _ = self._open_game()
         if not same_game:
-            self._agents.clear()
-            self._emit({"type": "agents", "seats": []})
+            self._remembered.clear()
+            self._emit({"type": "remembered", "seats": []})
             self._set_selection(None, None)
         if game is None:
             if self.indicators is not None:
@@ -460,22 +446,23 @@ class InputRouter:
         if not isinstance(view, dict):
             return
         before_view = before if isinstance(before, dict) else None
-        used = placed_seats(game, before_view, view) & set(self._agents)
+        used = hardware_of(game).used(before_view, view) & set(self._remembered)
         for seat in used:
-            del self._agents[seat]
+            del self._remembered[seat]
         if used:
-            self._emit({"type": "agents", "seats": list(self.recorded_seats)})
+            self._emit({"type": "remembered", "seats": list(self.remembered_seats)})
         self._refresh_selection(msg)
         if self.indicators is not None:
             self._show(game, before_view, view)
 
     def _show(self, game: str, before: JSONObject | None, view: JSONObject) -> None:
         assert self.indicators is not None
+        rules = hardware_of(game)
         try:
-            self.indicators.show_turns([self._place_of(game, s) for s in turn_seats(game, view)])
+            self.indicators.show_turns([self._place_of(game, s) for s in rules.turn_seats(view)])
             for track, value in track_values(self.bindings.of(game), view).items():
                 self.indicators.show_track(track, value)
-            pattern = signal(game, before, view)
+            pattern = rules.signal(before, view)
             if pattern is not None:
                 self.indicators.signal(pattern)
         except Exception:  # lights must never stop the table
@@ -485,12 +472,12 @@ class InputRouter:
         source = self._selection_source
         if source is None:
             return
-        action, inp, args = source
-        again = Input(inp.game, msg, inp.seat, inp.place, inp.label, inp.role)
-        result = ACTIONS[action](again, args)
+        game, name, inp, args = source
+        again = Input(msg, inp.seat, inp.place, inp.label, inp.role)
+        result = action(game, name)(again, args)
         old = self._selection or {}
         if isinstance(result, Select) and _subject(result.selection) == _subject(old):
-            self._set_selection(result.selection, (action, again, args))  # still possible: fresh options
+            self._set_selection(result.selection, (game, name, again, args))  # still possible: fresh options
         else:  # used, no longer possible, or now about someone else: it goes (never submitted from here)
             self._set_selection(None, None)
 
@@ -500,8 +487,8 @@ def _subject(selection: JSONObject) -> JSONObject:
     return {k: v for k, v in selection.items() if k not in ("moves", "intents")}
 
 
-class HardwareInputs:
-    """The hardware of one app process: devices from ``config.hardware``, the tag table, the router."""
+class Box:
+    """The box of one app process: devices from ``config.hardware``, the tag table, the router."""
 
     def __init__(self, router: InputRouter, hardware: Hardware, config_path: str | None = None) -> None:
         self.router = router
@@ -517,15 +504,12 @@ class HardwareInputs:
         language: Callable[[], str] | None = None,
         mode: str | None = None,
         pin_factory: Any = None,
-    ) -> HardwareInputs:
+    ) -> Box:
         """Build and start everything; call on the running loop after ``table.start()``.
 
         ``mode`` None uses the configuration's (default ``auto``: real parts on a Raspberry Pi,
         simulated twins elsewhere). Configuration and tag-table errors raise.
         """
-        from hardware.loop import to_loop
-        from hardware.system import build
-
         loop = asyncio.get_running_loop()
         hc = parse_hardware(config.hardware)
         tags = TagTable.load(config.tags_path)
@@ -549,8 +533,3 @@ class HardwareInputs:
         with contextlib.suppress(Exception):
             await self.router.idle()
         await asyncio.to_thread(self.hardware.close)
-
-
-def connected_seats(pairs: Collection[tuple[int, str]], game_id: int | None) -> list[str]:
-    """The seats of game ``game_id`` with a phone connected, from ``PhoneServer.connected_seats()``."""
-    return sorted(seat for gid, seat in pairs if gid == game_id)

@@ -1,12 +1,19 @@
-"""A tiny game for testing the core, store and table without any real game's rules.
+"""A tiny game for testing the core, store and table without any real game's rules — and the
+proof that a fourth game needs only its package plus three registrations.
 
 Two seats "a" and "b" take turns adding 1..3 to a shared counter; a seat's "secret" is
 a number drawn at setup that only that seat may see. Reaching 10 ends the game.
+
+It is registered exactly like the boxed games (one :func:`companion.games.register` call, at the
+end of this file) and has what a boxed game has: its rules and view here, its summary, its facts,
+its hardware rules (a seat's button adds one), a touchscreen module (``screen.py``) and a phone
+module (``phone.js``) of its own. ``tests/conftest.py`` imports this package, which registers it.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import ClassVar
 
@@ -23,7 +30,10 @@ from companion.core import (
     SetupError,
     UndoRule,
 )
+from companion.core.hardware import HardwareRules, Input, Result, Submit
+from companion.core.jsonvalue import as_list, as_str
 from companion.core.summary import Line, Player, SetupKey
+from companion.games import GameEntry, register
 
 
 @dataclass(frozen=True)
@@ -125,11 +135,19 @@ class ToyRules:
         raise TypeError(event)
 
     def view(self, state: ToyState, audience: Audience) -> JSONObject:
-        out: JSONObject = {"total": state.total, "turn": state.seats[state.turn]}
+        out: JSONObject = {
+            "total": state.total,
+            "turn": state.seats[state.turn],
+            "seats": list(state.seats),
+            "target": state.target,
+            "drawn": bool(state.secrets),
+        }
         if audience.is_debug:
             out["secrets"] = list(state.secrets)
-        elif audience.kind == "seat" and state.secrets:
-            out["secret"] = state.secrets[state.seats.index(audience.seat or "")]
+        elif audience.kind == "seat":
+            out["me"] = audience.seat
+            if state.secrets:
+                out["secret"] = state.secrets[state.seats.index(audience.seat or "")]
         return out
 
     def legal(self, state: ToyState, actor: Audience) -> JSON:
@@ -162,7 +180,7 @@ RULES = ToyRules()
 
 
 class ToySummary:
-    """The toy game in words (codes only: the toy has no catalogue, so texts are the codes)."""
+    """The toy game in words (codes only: its catalogue holds only its screens' words, so these texts are the codes)."""
 
     prefix = "toy"
     bgg_id = 0
@@ -187,3 +205,31 @@ class ToySummary:
 
 
 SUMMARY = ToySummary()
+FACTS: JSONObject = {"amounts": [1, 2, 3]}
+
+
+def add_one(inp: Input, args: Sequence[str]) -> Result:
+    """A seat's button adds one for that seat (the table's own button: for the seat whose turn it is)."""
+    seat = inp.seat if inp.seat is not None else str(inp.view.get("turn", ""))
+    return Submit(Add(seat, 1), inp.actor)
+
+
+def _seats(view: JSONObject) -> list[str]:
+    return [s for s in as_list(view.get("seats")) if isinstance(s, str)]
+
+
+def _turn(view: JSONObject) -> list[str]:
+    turn = as_str(view.get("turn"))
+    return [turn] if turn is not None and view.get("drawn") else []
+
+
+HARDWARE = HardwareRules(
+    bindings={
+        "buttons": {"undo": {"hold": "undo"}, "seat": {"press": "toy.add_one"}, "next": {"press": "toy.add_one"}}
+    },
+    actions={"toy.add_one": add_one},
+    seats=_seats,
+    turn_seats=_turn,
+)
+
+register(GameEntry("toy", "toygame", touchscreen="toygame.screen", phone="toygame:phone.js"))

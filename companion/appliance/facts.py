@@ -242,8 +242,8 @@ def sdl_video_driver() -> str:
 
 def kivy_display_facts() -> dict[str, Any]:
     """What Kivy's window and OpenGL say about themselves (call once the window is up)."""
-    from kivy.core.window import Window  # type: ignore[import-untyped]
-    from kivy.graphics import opengl  # type: ignore[import-untyped]
+    from kivy.core.window import Window
+    from kivy.graphics import opengl
 
     def gl(name: str) -> str:
         try:
@@ -253,7 +253,7 @@ def kivy_display_facts() -> dict[str, Any]:
             return ""
 
     try:
-        from kivy.graphics.cgl import cgl_get_backend_name  # type: ignore[import-untyped]
+        from kivy.graphics.cgl import cgl_get_backend_name
 
         backend = str(cgl_get_backend_name())
     except Exception:

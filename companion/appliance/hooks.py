@@ -25,7 +25,7 @@ def attach_to_kivy_app(app: Any, data_dir: Path, describe: Callable[[], str]) ->
     beat = heartbeat(describe)
 
     def started(*_: Any) -> None:
-        from kivy.clock import Clock  # type: ignore[import-untyped]
+        from kivy.clock import Clock
 
         try:
             facts.record_kivy_display(data_dir)

@@ -20,13 +20,13 @@ from companion.app.i18n import read_catalogue
 from companion.core import TABLE, Audience, Game, MalformedInput
 from companion.core.game import intent_codec
 from companion.core.jsonvalue import JSON, JSONObject
-from companion.games import GAMES, get_rules, get_summary
+from companion.games import entry, get_rules, get_summary
 
 GAMES_PLAYED = ("scotland_yard", "victorian_masterminds", "mykerinos")
 
 
 def catalogue(rules: str, lang: str) -> dict[str, str]:
-    return {**read_catalogue("companion.app", lang), **read_catalogue(GAMES[rules], lang)}
+    return {**read_catalogue("companion.app", lang), **read_catalogue(entry(rules).package, lang)}
 
 
 def words(intent: JSONObject) -> list[str]:

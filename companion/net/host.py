@@ -47,6 +47,7 @@ from companion.core.audience import TABLE
 from companion.core.errors import CompanionError, MalformedInput
 from companion.core.jsonvalue import JSON, JSONObject
 from companion.games import entry, game_names, get_summary
+from companion.games import preferences as game_preferences
 from companion.net.server import Bucket, Failures, PhoneServer
 
 log = logging.getLogger(__name__)
@@ -322,6 +323,8 @@ class Host:
             ],
             "current": open_game,
             "settings": {s.key: self.pref(s.key, s.default) for s in preferences.settings()},
+            # every game's preferences, as its package gives them (the settings tab draws them all)
+            "preferences": [{**entry, "game": g} for g in game_names() for entry in game_preferences(g)],
             "setup": setup,
         }
 

@@ -4,14 +4,24 @@ here, through the registry; they never copy them)."""
 from __future__ import annotations
 
 from companion.core.jsonvalue import JSONObject
-from companion.games.victorian_masterminds.model import AGENTS, BUILDINGS, CITIES, COUNTERS, LEVEL_MAX, UNLOCKS
-from companion.games.victorian_masterminds.setup import DEFAULT_COLOURS
+from companion.games.victorian_masterminds.model import (
+    AGENTS,
+    BUILDINGS,
+    CITIES,
+    COUNTERS,
+    LAB_CELLS_MAX,
+    LEVEL_MAX,
+    UNLOCKS,
+)
+from companion.games.victorian_masterminds.setup import DEFAULT_COLOURS, MACHINES
 
 FACTS: JSONObject = {
     "cities": list(CITIES),  # board order
     "agents": list(AGENTS),
     "buildings": list(BUILDINGS),
     "colours": list(DEFAULT_COLOURS),  # the players' colours offered at setup
+    "machines": list(MACHINES),  # the machine sheets
+    "lab_cells": list(range(1, LAB_CELLS_MAX + 1)),  # a player's starting lab cells (2 unless a variant)
     "player_counters": [c for c in COUNTERS if c != "level"],  # a player's own counters (level is the table's)
     "unlocks": list(UNLOCKS),  # what a machine segment may unlock (vm.record_segment's ``unlock``)
     # what a player's public tally lists (keys of a player in the view), in the order screens show them

@@ -28,6 +28,19 @@ let fatal = false;
 let nextId = 1;
 let retry = 0;
 const waiting = new Map();
+const games = {};  // rules -> {host, facts} once its phone module (games/<rules>.js) and facts are loaded
+
+/* A game's setup fields, choice names and settings come from its own phone module (its `host`
+ * export) and its facts, found through the registry like the seat page's screens. */
+function gameParts(rules) {
+  if (!games[rules]) {
+    games[rules] = { host: {}, facts: {}, ready: Promise.all([
+      import("./games/" + rules + ".js").then((m) => m.host || {}, () => ({})),
+      fetch("/static/games/" + rules + ".json", { cache: "no-store" }).then((r) => (r.ok ? r.json() : {}), () => ({})),
+    ]).then(([host, facts]) => { games[rules].host = host; games[rules].facts = facts; }) };
+  }
+  return games[rules];
+}
 
 /* -- words ------------------------------------------------------------------------------------ */
 function t(code, params) {
@@ -96,6 +109,7 @@ async function receive(msg) {
   } else if (msg.type === "host") {
     const language = H.state ? H.state.lang : null;
     H.state = msg;
+    for (const p of msg.preferences || []) if (p.choices) gameParts(p.game);  // their choices' names, early
     if (language && language !== msg.lang) await loadTexts(msg.lang);
     const current = msg.current;
     if (H.showing && (!current || !current.seats.some((s) => s.seat === H.showing.seat && !s.claimed))) {
@@ -245,26 +259,30 @@ function closeGame() {
 }
 
 /* -- a new game --------------------------------------------------------------------------------- */
-const COLOURS = { victorian_masterminds: ["red", "blue", "green", "yellow"], mykerinos: ["blue", "red", "green", "white"] };
-
 function setupOf(rules) {
   return H.state.setup.find((s) => s.rules === rules);
 }
 
-function choose(rules) {
+async function choose(rules) {
+  const parts = gameParts(rules);
+  await parts.ready;
   H.chosen = rules;
   const setup = setupOf(rules);
   H.form = {};
   for (const k of setup.keys) {
     if (k.key in setup.defaults) H.form[k.key] = setup.defaults[k.key];
   }
-  if (rules === "scotland_yard") H.form.detectives = ["", ""];
-  if (rules === "mykerinos") H.form.seats = [];
-  if (rules === "victorian_masterminds") {
-    H.form.players = [{ colour: "red", machine: 1, machine_name: "" }, { colour: "blue", machine: 2, machine_name: "" }];
-  }
+  if (parts.host.start) parts.host.start(H.form, hostContext(rules));
   H.title = "";
   render(true);
+}
+
+/* What a game's `host` hooks get: the form being filled in and the page's helpers. */
+function hostContext(rules) {
+  return {
+    t, el, field, form: H.form, facts: gameParts(rules).facts, settings: H.state.settings, call,
+    plain: (k) => setupFieldPlain(rules, k), rerender: rerenderForm,
+  };
 }
 
 function newScreen() {
@@ -298,8 +316,8 @@ function rerenderForm() {
 }
 
 function setupField(rules, k) {
-  const special = SPECIAL[rules + "." + k.key];
-  if (special) return special(k);
+  const fields = gameParts(rules).host.fields || {};
+  if (fields[k.key] && !plainOnly.has(k.key)) return fields[k.key](k, hostContext(rules));
   const value = H.form[k.key];
   if (k.kind === "flag") {  // the box and its words on one line: the whole line toggles it
     return el("label", { class: "field toggle-field", "data-key": k.key }, el("span", {}, k.label), el("input", {
@@ -326,10 +344,8 @@ function setupField(rules, k) {
 }
 
 function choiceName(rules, key, c) {
-  if (rules === "mykerinos" && key === "neutral") return t("myk.colour." + c);
-  if (rules === "mykerinos" && key === "layout") return t("host.layout." + c);
-  if (rules === "victorian_masterminds" && key === "gunner_rule") return t("host.gunner." + (c === ">" ? "gt" : "ge"));
-  return c;
+  const host = gameParts(rules).host;
+  return host.choiceName ? host.choiceName(key, c, t) : c;
 }
 
 /* Names, one a line (Scotland Yard's detective players). */
@@ -342,67 +358,11 @@ function namesField(k, names) {
     ? el("button", { "data-add": k.key, onclick: () => { H.form[k.key].push(""); rerenderForm(); } }, "+ " + t("host.add")) : null);
 }
 
-/* Setup keys that need more than a generic field: colours in seating order, the players' machines,
- * the start level remembered per player count, the first player among the players entered. */
-const SPECIAL = {
-  "mykerinos.seats": (k) => {
-    const order = H.form.seats || [];
-    const buttons = COLOURS.mykerinos.map((c) => {
-      const at = order.indexOf(c);
-      return el("button", { class: "myk-" + c + (at >= 0 ? " sel" : ""), "data-colour": c, onclick: () => {
-        const i = H.form.seats.indexOf(c);
-        if (i >= 0) H.form.seats.splice(i, 1); else H.form.seats.push(c);
-        if (H.form.seats.length !== 2) delete H.form.neutral;
-        rerenderForm();
-      } }, (at >= 0 ? at + 1 + ". " : "") + t("myk.colour." + c));
-    });
-    return field(k.label, k, el("div", { class: "row" }, buttons));
-  },
-  "mykerinos.neutral": (k) => ((H.form.seats || []).length === 2 ? setupFieldPlain("mykerinos", k) : null),
-  "victorian_masterminds.players": (k) => {
-    const players = H.form.players;
-    const rows = players.map((p, i) => el("div", { class: "vm-setup-row", "data-player": i },
-      el("b", {}, t("host.player", { n: i + 1 })),
-      el("label", {}, t("host.colour"), el("select", { "data-colour": i, onchange: (e) => { p.colour = e.target.value; } },
-        COLOURS.victorian_masterminds.map((c) => el("option", { value: c, selected: p.colour === c }, t("vm.colour." + c))))),
-      el("label", {}, t("host.machine"), el("select", { "data-machine": i, onchange: (e) => { p.machine = Number(e.target.value); } },
-        [1, 2, 3, 4, 5, 6].map((m) => el("option", { value: m, selected: p.machine === m }, String(m))))),
-      el("label", {}, t("host.machine_name"), el("input", { value: p.machine_name, maxlength: 40, "data-machine-name": i,
-        oninput: (e) => { p.machine_name = e.target.value; } })),
-      el("label", {}, t("host.lab_cells"), el("select", { "data-lab-cells": i, onchange: (e) => { p.lab_cells = Number(e.target.value); } },
-        [1, 2, 3, 4].map((n) => el("option", { value: n, selected: (p.lab_cells || 2) === n }, String(n))))),
-      players.length > 2 ? el("button", { "data-remove": i, onclick: () => { players.splice(i, 1); levelFor(); rerenderForm(); } }, t("host.remove")) : null));
-    const add = players.length < 4 ? el("button", { "data-add": "players", onclick: () => {
-      const used = new Set(players.map((p) => p.colour));
-      const machines = new Set(players.map((p) => p.machine));
-      players.push({ colour: COLOURS.victorian_masterminds.find((c) => !used.has(c)) || "red",
-        machine: [1, 2, 3, 4, 5, 6].find((m) => !machines.has(m)) || 1, machine_name: "" });
-      levelFor();
-      rerenderForm();
-    } }, "+ " + t("host.add")) : null;
-    return field(t("host.players"), k, ...rows, add);
-  },
-  "victorian_masterminds.secret_service_start": (k) => {
-    levelFor();
-    return el("div", {}, setupFieldPlain("victorian_masterminds", k), el("p", { class: "muted small" }, t("host.level_note")));
-  },
-  "victorian_masterminds.first_player": (k) => field(k.label, k, el("select", { "data-input": k.key, onchange: (e) => {
-    if (e.target.value) H.form.first_player = e.target.value; else delete H.form.first_player;
-  } }, [el("option", { value: "" }, "–"), ...H.form.players.map((p, i) => el("option", {
-    value: "p" + (i + 1), selected: H.form.first_player === "p" + (i + 1) }, t("host.player", { n: i + 1 }) + " · " + t("vm.colour." + p.colour)))])),
-};
-
+/* A game's own field for a setup key may still want the generic one (e.g. shown only sometimes). */
+const plainOnly = new Set();
 function setupFieldPlain(rules, k) {
-  const special = SPECIAL[rules + "." + k.key];
-  delete SPECIAL[rules + "." + k.key];
-  try { return setupField(rules, k); } finally { SPECIAL[rules + "." + k.key] = special; }
-}
-
-/* The Secret Service start level the table entered last time for this many players. */
-function levelFor() {
-  const known = H.state.settings["vm.start_level." + H.form.players.length];
-  if (typeof known === "number") H.form.secret_service_start = known;
-  else delete H.form.secret_service_start;
+  plainOnly.add(k.key);
+  try { return setupField(rules, k); } finally { plainOnly.delete(k.key); }
 }
 
 function setupValue(rules) {
@@ -415,14 +375,8 @@ function setupValue(rules) {
       setup[k.key] = H.form[k.key];
     }
   }
-  if (rules === "victorian_masterminds") {
-    setup.players = H.form.players.map((p, i) => {
-      const out = { seat: "p" + (i + 1), colour: p.colour, machine: p.machine };
-      if (p.machine_name) out.machine_name = p.machine_name;
-      if (p.lab_cells && p.lab_cells !== 2) out.lab_cells = p.lab_cells;
-      return out;
-    });
-  }
+  const host = gameParts(rules).host;
+  if (host.value) host.value(H.form, setup);
   return setup;
 }
 
@@ -432,9 +386,8 @@ async function start() {
   if (!setup) return;
   await act("new_game", { rules, setup, title: H.title }, (result) => {
     notice(t("host.started", { id: result.game_id }), true);
-    if (rules === "victorian_masterminds" && typeof setup.secret_service_start === "number") {
-      call("setting", { key: "vm.start_level." + setup.players.length, value: setup.secret_service_start }).catch(() => null);
-    }
+    const host = gameParts(rules).host;
+    if (host.started) host.started(setup, hostContext(rules));
     H.chosen = null;
     H.showing = null;
     go("game");
@@ -484,12 +437,6 @@ function historyScreen() {
   return box;
 }
 
-const SETTINGS = [
-  ["sy.tracker", "flag"], ["sy.bobbies_keep_game_alive", "flag"], ["vm.gunner_rule", [">=", ">"]],
-  ["vm.capture_city_loot", "flag"], ["vm.start_level.2", "level"], ["vm.start_level.3", "level"],
-  ["vm.start_level.4", "level"], ["myk.layout", ["line4", "ring5"]],
-];
-
 function settingsScreen() {
   const s = H.state.settings;
   const set = (key, value) => act("setting", { key, value });
@@ -497,21 +444,22 @@ function settingsScreen() {
   box.append(el("label", { class: "field" }, el("span", {}, t("host.language")), el("select", {
     "data-setting": "language", onchange: (e) => set("language", e.target.value),
   }, H.state.languages.map((l) => el("option", { value: l.code, selected: l.code === H.state.lang }, l.name)))));
-  for (const [key, kind] of SETTINGS) {
-    const label = key.startsWith("vm.start_level.") ? t("host.setting.vm.start_level", { players: key.slice(-1) }) : t("host.setting." + key);
+  for (const p of H.state.preferences) {  // every game's, from its package (companion/app/preferences.py)
+    const key = p.key;
+    const flag = Array.isArray(p.choices) && p.choices.length === 2 && p.choices[0] === false && p.choices[1] === true;
     let control;
-    if (kind === "flag") {
+    if (flag) {
       control = el("input", { type: "checkbox", checked: !!s[key], "data-setting": key, onchange: (e) => set(key, e.target.checked) });
-    } else if (kind === "level") {
-      control = el("input", { type: "number", min: 0, max: 11, value: s[key] ?? "", "data-setting": key,
+    } else if (!p.choices) {
+      control = el("input", { type: "number", min: p.low, max: p.high, value: s[key] ?? "", "data-setting": key,
         onchange: (e) => { if (e.target.value !== "") set(key, Number(e.target.value)); } });
     } else {
-      const game = key.startsWith("myk.") ? "mykerinos" : "victorian_masterminds";
-      const name = key === "myk.layout" ? "layout" : "gunner_rule";
+      const parts = gameParts(p.game);
+      if (!parts.host.choiceName) parts.ready.then(() => { if (H.tab === "settings") render(true); });
       control = el("select", { "data-setting": key, onchange: (e) => set(key, e.target.value) },
-        kind.map((c) => el("option", { value: c, selected: s[key] === c }, choiceName(game, name, c))));
+        p.choices.map((c) => el("option", { value: c, selected: s[key] === c }, choiceName(p.game, p.setup_key, c))));
     }
-    box.append(el("label", { class: "field" + (kind === "flag" ? " toggle-field" : "") }, el("span", {}, label), control));
+    box.append(el("label", { class: "field" + (flag ? " toggle-field" : "") }, el("span", {}, t("host.setting." + key, p)), control));
   }
   return box;
 }

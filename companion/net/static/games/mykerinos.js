@@ -298,6 +298,32 @@ export const render = (state, ctx) => {
   return out;
 };
 
+/* On the host page (host.js): the colours tapped in seating order; the neutral colour only for two. */
+export const host = {
+  start(form) { form.seats = []; },
+  fields: {
+    seats(k, { el, t, field, form, facts, rerender }) {
+      const order = form.seats || [];
+      const buttons = facts.colours.map((c) => {
+        const at = order.indexOf(c);
+        return el("button", { class: "myk-" + c + (at >= 0 ? " sel" : ""), "data-colour": c, onclick: () => {
+          const i = form.seats.indexOf(c);
+          if (i >= 0) form.seats.splice(i, 1); else form.seats.push(c);
+          if (form.seats.length !== 2) delete form.neutral;
+          rerender();
+        } }, (at >= 0 ? at + 1 + ". " : "") + t("myk.colour." + c));
+      });
+      return field(k.label, k, el("div", { class: "row" }, buttons));
+    },
+    neutral: (k, { form, plain }) => ((form.seats || []).length === 2 ? plain(k) : null),
+  },
+  choiceName(key, c, t) {
+    if (key === "neutral") return t("myk.colour." + c);
+    if (key === "layout") return t("host.layout." + c);
+    return c;
+  },
+};
+
 /* This game's look (the shell adds it to the page once). */
 export const styles = `
 .myk-c { border:1px solid transparent; }

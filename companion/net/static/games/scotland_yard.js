@@ -190,6 +190,11 @@ function syDetective(state, ctx) {
 
 export const render = (state, ctx) => (state.view.secret ? syMrx(state, ctx) : syDetective(state, ctx));
 
+/* On the host page (host.js): a new game starts with two detective players to name. */
+export const host = {
+  start(form) { form.detectives = ["", ""]; },
+};
+
 /* This game's look (the shell adds it to the page once). */
 export const styles = `
 :root { --taxi:#e8c547; --bus:#2fb3a3; --underground:#e5534b; --black:#111; }

@@ -391,6 +391,69 @@ export const render = (state, ctx) => {
   return out;
 };
 
+/* On the host page (host.js): the players with colours and machines, the Secret Service start level
+ * remembered per player count (the table's preference vm.start_level.<players>), the first player. */
+function startLevel({ form, settings }) {
+  const known = settings["vm.start_level." + form.players.length];
+  if (typeof known === "number") form.secret_service_start = known;
+  else delete form.secret_service_start;
+}
+
+export const host = {
+  start(form, { facts }) {
+    form.players = [{ colour: facts.colours[0], machine: facts.machines[0], machine_name: "" },
+      { colour: facts.colours[1], machine: facts.machines[1], machine_name: "" }];
+  },
+  fields: {
+    players(k, ctx) {
+      const { el, t, field, form, facts, rerender } = ctx;
+      const players = form.players;
+      const rows = players.map((p, i) => el("div", { class: "vm-setup-row", "data-player": i },
+        el("b", {}, t("host.player", { n: i + 1 })),
+        el("label", {}, t("host.colour"), el("select", { "data-colour": i, onchange: (e) => { p.colour = e.target.value; } },
+          facts.colours.map((c) => el("option", { value: c, selected: p.colour === c }, t("vm.colour." + c))))),
+        el("label", {}, t("host.machine"), el("select", { "data-machine": i, onchange: (e) => { p.machine = Number(e.target.value); } },
+          facts.machines.map((m) => el("option", { value: m, selected: p.machine === m }, String(m))))),
+        el("label", {}, t("host.machine_name"), el("input", { value: p.machine_name, maxlength: 40, "data-machine-name": i,
+          oninput: (e) => { p.machine_name = e.target.value; } })),
+        el("label", {}, t("host.lab_cells"), el("select", { "data-lab-cells": i, onchange: (e) => { p.lab_cells = Number(e.target.value); } },
+          facts.lab_cells.map((n) => el("option", { value: n, selected: (p.lab_cells || 2) === n }, String(n))))),
+        players.length > 2 ? el("button", { "data-remove": i, onclick: () => { players.splice(i, 1); startLevel(ctx); rerender(); } }, t("host.remove")) : null));
+      const add = players.length < facts.colours.length ? el("button", { "data-add": "players", onclick: () => {
+        const used = new Set(players.map((p) => p.colour));
+        const machines = new Set(players.map((p) => p.machine));
+        players.push({ colour: facts.colours.find((c) => !used.has(c)) || facts.colours[0],
+          machine: facts.machines.find((m) => !machines.has(m)) || facts.machines[0], machine_name: "" });
+        startLevel(ctx);
+        rerender();
+      } }, "+ " + t("host.add")) : null;
+      return field(t("host.players"), k, ...rows, add);
+    },
+    secret_service_start(k, ctx) {
+      startLevel(ctx);
+      return ctx.el("div", {}, ctx.plain(k), ctx.el("p", { class: "muted small" }, ctx.t("host.level_note")));
+    },
+    first_player: (k, { el, t, field, form }) => field(k.label, k, el("select", { "data-input": k.key, onchange: (e) => {
+      if (e.target.value) form.first_player = e.target.value; else delete form.first_player;
+    } }, [el("option", { value: "" }, "–"), ...form.players.map((p, i) => el("option", {
+      value: "p" + (i + 1), selected: form.first_player === "p" + (i + 1) }, t("host.player", { n: i + 1 }) + " · " + t("vm.colour." + p.colour)))])),
+  },
+  choiceName: (key, c, t) => (key === "gunner_rule" ? t("host.gunner." + (c === ">" ? "gt" : "ge")) : c),
+  value(form, setup) {
+    setup.players = form.players.map((p, i) => {
+      const out = { seat: "p" + (i + 1), colour: p.colour, machine: p.machine };
+      if (p.machine_name) out.machine_name = p.machine_name;
+      if (p.lab_cells && p.lab_cells !== 2) out.lab_cells = p.lab_cells;
+      return out;
+    });
+  },
+  started(setup, { call }) {  // remember the start level for this many players
+    if (typeof setup.secret_service_start === "number") {
+      call("setting", { key: "vm.start_level." + setup.players.length, value: setup.secret_service_start }).catch(() => null);
+    }
+  },
+};
+
 /* This game's look (the shell adds it to the page once). */
 export const styles = `
 .vm-seat { background:#555; color:#fff; }

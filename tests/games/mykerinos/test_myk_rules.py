@@ -12,7 +12,7 @@ from myk_helpers import RULES, do, new_game, play, refused
 
 from companion.app.i18n import package_texts
 from companion.core import DEBUG, TABLE, Audience, Forbidden, MalformedInput, SetupError, intent_codec
-from companion.games.mykerinos import HARDWARE
+from companion.games.mykerinos import HARDWARE, PREFERENCES
 from companion.games.mykerinos import intents as it
 from companion.games.mykerinos.events import EVENTS
 from companion.games.mykerinos.museum import PATRONS, exhibition, layouts, legal_rooms
@@ -280,8 +280,9 @@ def test_intent_json_round_trip_from_a_phone() -> None:
 
 # --- texts ---------------------------------------------------------------------------------------
 def _codes_in_package() -> set[str]:
-    """Every ``myk.*`` string literal in the package that is not an event or intent kind (or a hardware action)."""
-    kinds = set(EVENTS.kinds) | set(it.INTENTS.kinds) | set(HARDWARE.actions)
+    """Every ``myk.*`` string literal in the package that is not an event or intent kind (nor a hardware
+    action or a preference key)."""
+    kinds = set(EVENTS.kinds) | set(it.INTENTS.kinds) | set(HARDWARE.actions) | {str(p["key"]) for p in PREFERENCES}
     codes: set[str] = set()
     for path in PACKAGE.glob("*.py"):
         tree = ast.parse(path.read_text("utf-8"))

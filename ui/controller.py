@@ -46,6 +46,8 @@ class PhoneService(Protocol):
 
     def on_claim(self, callback: Callable[[int, str], None]) -> None: ...
 
+    def on_leave(self, callback: Callable[[int, str], None]) -> None: ...
+
 
 class HostService(Protocol):
     """What the touchscreen uses of the host page (``companion.net.host.Host``, handed over the same way)."""

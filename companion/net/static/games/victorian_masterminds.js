@@ -13,8 +13,10 @@ function vmAgent(el, t, agent) {
 }
 
 /* A player by colour in words ("Blue", "Bleu"); a colour the table typed in, as typed; never the seat id. */
+let boxColours = [];  // the box's colours (the game's facts; set by render)
+
 function vmColourName(t, colour) {
-  return ["red", "blue", "green", "yellow"].includes(colour) ? t("vm.colour." + colour) : String(colour);
+  return boxColours.includes(colour) ? t("vm.colour." + colour) : String(colour);
 }
 
 function vmSeatName(t, view, seat) {
@@ -361,6 +363,7 @@ function vmEnd(view, { el, t }) {
 }
 
 export const render = (state, ctx) => {
+  boxColours = ctx.facts.colours || [];
   const { el, t, ui } = ctx;
   const view = state.view;
   const actions = (state.legal && state.legal.actions) || [];

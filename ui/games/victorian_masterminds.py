@@ -119,7 +119,7 @@ class TableView(base.TableView):
 
     def seat_label(self, seat: str) -> str:
         colour = self.colour_of(seat)
-        if colour in ("red", "blue", "green", "yellow"):
+        if colour in seq_of(self.facts.get("colours")):  # the box's colours (the game's facts)
             return self.t(f"ui.vm.colour.{colour}")
         return colour or seat  # a colour the table typed in, as typed
 

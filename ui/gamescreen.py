@@ -139,7 +139,9 @@ class EndScreen(Page):
             self.refresh()
 
     def title(self) -> str:
-        return self.t("ui.end.title", title=str(self.msg.get("title", "")))
+        # Just "Game over": beside Home, Undo, BG Stats and the board there is no room for a game's
+        # title in every language (the saved games list shows the titles).
+        return self.t("ui.end.title")
 
     def build_header(self) -> None:
         self.header.clear_widgets()

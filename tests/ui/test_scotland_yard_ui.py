@@ -177,7 +177,8 @@ def test_scotland_yard_with_mister_x_on_a_phone(app: AppProcess) -> None:
         app.submit({"kind": "sy.move", "figure": "D1", "ticket": "taxi", "station": far})
         refused = app.wait(lambda s: s["toast"] != "", what="the refusal")
         assert refused["toast_kind"] == "error"
-        assert refused["toast"] == text("sy.not_connected", {"ticket": "taxi", "station": far}, "en"), refused["toast"]
+        taxi = text("sy.ticket.taxi", {}, "en")  # the ticket in words, not its id
+        assert refused["toast"] == text("sy.not_connected", {"ticket": taxi, "station": far}, "en"), refused["toast"]
 
         # Detectives: tap a figure, then a destination; undo the first move with confirmation.
         before = app.state()

@@ -162,18 +162,31 @@ class CommandServer:
     def __init__(self, table: Table, lock: WriterLock) -> None:
         self.table = table
         self.lock = lock
-        self.path = socket_path_for(lock.data_dir)
         self._server: asyncio.AbstractServer | None = None
+        self.problem = ""
+        try:
+            self.path: Path | None = socket_path_for(lock.data_dir)
+        except CompanionError as exc:  # the app still runs; the command line will say it cannot reach it
+            self.path, self.problem = None, exc.message
 
     async def start(self) -> None:
-        with contextlib.suppress(FileNotFoundError):
-            self.path.unlink()  # a socket left by a process that was killed (we hold the lock now)
-        old = os.umask(0o177)  # born 0600: nobody else can connect, not even between bind and chmod
+        """Listen; where no Unix socket can be made (e.g. a data directory on a FAT stick) the app
+        runs on without it, and the command line says it cannot reach the table."""
+        if self.path is None:
+            log.warning("no local command socket (%s): the command line cannot act through this app", self.problem)
+            return
         try:
-            self._server = await asyncio.start_unix_server(self._client, path=str(self.path), limit=MAX_REQUEST)
-        finally:
-            os.umask(old)
-        os.chmod(self.path, 0o600)
+            with contextlib.suppress(FileNotFoundError):
+                self.path.unlink()  # a socket left by a process that was killed (we hold the lock now)
+            old = os.umask(0o177)  # born 0600: nobody else can connect, not even between bind and chmod
+            try:
+                self._server = await asyncio.start_unix_server(self._client, path=str(self.path), limit=MAX_REQUEST)
+            finally:
+                os.umask(old)
+            os.chmod(self.path, 0o600)
+        except OSError as exc:
+            log.warning("no local command socket (%s): the command line cannot act through this app", exc)
+            return
         self.lock.announce(self.path)
         log.info("commands from this user's terminal are taken on %s", self.path)
 
@@ -183,8 +196,9 @@ class CommandServer:
             with contextlib.suppress(Exception):
                 await self._server.wait_closed()
             self._server = None
-        with contextlib.suppress(FileNotFoundError):
-            self.path.unlink()
+            if self.path is not None:
+                with contextlib.suppress(FileNotFoundError):
+                    self.path.unlink()
 
     async def _client(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         try:

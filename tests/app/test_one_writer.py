@@ -233,3 +233,34 @@ def test_another_user_cannot_reach_the_running_app_and_is_told_what_to_do(tmp_pa
     finally:
         server.send_signal(signal.SIGKILL)
         server.wait(10)
+
+
+def test_the_app_runs_on_where_no_local_socket_can_be_made(tmp_path: Path) -> None:
+    """A data directory where no Unix socket can be made (here: its folder is gone) must not keep
+    the table dark; the command line then says it cannot reach the table."""
+    from companion.app.store import Store
+    from companion.app.table import Table
+    from companion.app.writer import CommandServer, WriterLock, ask_running_app
+    from companion.core import CompanionError
+
+    async def scenario() -> None:
+        lock = WriterLock(tmp_path / "data").acquire("serve")
+        table = Table(Store(tmp_path / "data" / "companion.sqlite3"))
+        await table.start()
+        commands = CommandServer(table, lock)
+        commands.path = tmp_path / "gone" / "companion.sock"
+        await commands.start()  # logs a warning, raises nothing
+        await commands.close()
+        other = WriterLock(tmp_path / "data")
+        assert not other.try_acquire("cli")
+        try:
+            ask_running_app(other, {"op": "status"}, timeout=5)
+        except CompanionError as exc:
+            assert exc.code == "writer.unreachable"
+        else:
+            raise AssertionError("reached an app that has no socket")
+        await table.stop()
+        table.store.close()
+        lock.release()
+
+    asyncio.run(scenario())

@@ -3,11 +3,13 @@ import the portable JSON form."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import concurrent.futures
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from companion.app.store import GameHeader, Store, StoredEvent
+from companion.core.checkpoint import encode_state, rules_version
 from companion.core.codec import Decoder
 from companion.core.errors import CompanionError, MalformedInput
 from companion.core.events import Event, Undone
@@ -25,7 +27,16 @@ EXPORT_VERSION = 1
 class LoadedGame:
     header: GameHeader
     game: Game[Any]
-    sources: dict[int, str] = field(default_factory=dict)  # action seq -> where it came from
+    sources: dict[int, str] = field(default_factory=dict)  # action seq -> where it came from (since opening)
+    checkpointed: frozenset[int] = frozenset()  # actions whose checkpoint the store holds (this version)
+    rows: Sequence[tuple[Any, ...]] = ()  # the events as read, (seq, action, body, source): older sources
+
+    def source(self, action: int) -> str:
+        """Where action ``action`` came from ("" when not known)."""
+        found = self.sources.get(action)
+        if found is None and 0 < action <= len(self.rows):
+            found = self.rows[action - 1][3]
+        return found or ""
 
 
 def _entries(rules: Rules[Any], stored: list[StoredEvent]) -> list[Entry]:
@@ -72,13 +83,35 @@ def check_game(rules_name: str, config: JSONObject, seed: int, stored: list[Stor
 
 
 def load_game(store: Store, game_id: int) -> LoadedGame:
-    """Open a game from the store: only the events that still count are decoded and folded (an
-    undone action never changes the state); the others are decoded when first read."""
-    header, rows = store.game_rows(game_id)
+    """Open a game from the store: folded from its last checkpoint of this code's version (see
+    :mod:`companion.core.checkpoint`), decoding only the events that still count above it; the
+    others are decoded when first read."""
+    found = store.game_rows(game_id)
+    header = found.header
     rules = get_rules(header.rules)
     read = EventReader(rules)
-    game = _folded(lambda: Game.from_rows(rules, header.config, header.seed, rows, read, read.undo_target))
-    return LoadedGame(header, game, store.sources(game_id))
+    version = rules_version(rules)
+    written = {action: state for action, v, state in found.checkpoints if v == version}
+    game = _folded(
+        lambda: Game.from_rows(rules, header.config, header.seed, found.events, read, read.undo_target, written)
+    )
+    return LoadedGame(header, game, checkpointed=frozenset(written), rows=found.events)
+
+
+def checkpoint_rows(game: Game[Any]) -> list[tuple[int, str]]:
+    """The game's known checkpoints as the store keeps them: (action, state as JSON text)."""
+    return [(action, encode_state(state, game.start)) for action, state in game.checkpoints()]
+
+
+def keep_checkpoints(store: Store, loaded: LoadedGame) -> concurrent.futures.Future[None] | None:
+    """Write the checkpoints the store lacks for ``loaded`` (folded from an older one, or from the
+    start): the next opening reads them. None when there is nothing to write."""
+    missing = [(a, s) for a, s in loaded.game.checkpoints() if a not in loaded.checkpointed]
+    if not missing:
+        return None
+    start, version = loaded.game.start, rules_version(loaded.game.rules)
+    states = [(action, encode_state(state, start)) for action, state in missing]
+    return store.submit_checkpoints(loaded.header.id, version, states)
 
 
 def _folded(make: Callable[[], Game[Any]]) -> Game[Any]:
@@ -124,14 +157,14 @@ class EventReader:
 
     def undo_target(self, body: str) -> int | None:
         """The target of an undo marker as stored, without decoding it; None for other events."""
+        if "core.undone" not in body:
+            return None
         if body.startswith(UNDONE_TEXT) and body.endswith("}"):
             digits = body[len(UNDONE_TEXT) : -1]
             if digits.isascii() and digits.isdigit() and (digits[0] != "0" or digits == "0"):
                 return int(digits)
-        if "core.undone" in body:  # written another way (or a string that mentions it): read it
-            event = self(body)
-            return event.target if isinstance(event, Undone) else None
-        return None
+        event = self(body)  # written another way (or a string that mentions it): read it
+        return event.target if isinstance(event, Undone) else None
 
 
 def export_game(store: Store, game_id: int) -> JSONObject:
@@ -190,4 +223,5 @@ def import_game(store: Store, data: JSON, make_current: bool = False) -> int:
     game_id = store.create_game(rules, title, config, seed, make_current=make_current)
     if stored:
         store.append(game_id, stored, status_of(game)).result()
+        store.put_checkpoints(game_id, rules_version(game.rules), checkpoint_rows(game))
     return game_id

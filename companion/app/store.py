@@ -66,8 +66,18 @@ def _v4(db: sqlite3.Connection) -> None:
     db.execute("ALTER TABLE events ADD COLUMN source TEXT")
 
 
+def _v5(db: sqlite3.Connection) -> None:
+    # Checkpoints: the state before some actions (a cache of the fold, by the code's version), so
+    # opening a long game folds a few events instead of all of them.
+    db.execute(
+        "CREATE TABLE checkpoints ("
+        " game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE, action INTEGER NOT NULL,"
+        " version TEXT NOT NULL, state TEXT NOT NULL, PRIMARY KEY (game_id, action)) WITHOUT ROWID"
+    )
+
+
 # Index i upgrades a file from user_version i to i + 1. Append only; never edit a released step.
-MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_v1, _v2, _v3, _v4]
+MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_v1, _v2, _v3, _v4, _v5]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
@@ -82,6 +92,15 @@ class GameHeader:
     updated: str
     status: str
     events: int = 0
+
+
+@dataclass(frozen=True)
+class GameRows:
+    """One game as read for opening it."""
+
+    header: GameHeader
+    events: list[tuple[int, int, str, str | None]]  # (seq, action, body as JSON text, source)
+    checkpoints: list[tuple[int, str, str]]  # (action, version, state as JSON text)
 
 
 @dataclass(frozen=True)
@@ -185,12 +204,14 @@ class Store:
         events: Sequence[StoredEvent],
         status: str | None = None,
         committing: Callable[[], None] | None = None,
+        checkpoint: tuple[int, str, str] | None = None,
     ) -> concurrent.futures.Future[None]:
         """Commit the events of one action atomically (and the game's status with them).
 
         ``committing`` is called on the writer thread once the rows are in place and the commit
         (the wait for the disk) begins — or the write failed before it: the caller may use that
-        wait (a SQLite commit holds no Python lock) but learns the outcome only from the future."""
+        wait (a SQLite commit holds no Python lock) but learns the outcome only from the future.
+        ``checkpoint``: (action, version, state) written with them (see :meth:`put_checkpoints`)."""
         rows = [(game_id, e.seq, e.action, dumps(e.body), e.source or None) for e in events]
 
         def work(db: sqlite3.Connection) -> None:
@@ -201,6 +222,8 @@ class Store:
                     db.execute("UPDATE games SET updated = ? WHERE id = ?", (_now(), game_id))
                 else:
                     db.execute("UPDATE games SET updated = ?, status = ? WHERE id = ?", (_now(), status, game_id))
+                if checkpoint is not None:
+                    db.execute("INSERT OR REPLACE INTO checkpoints VALUES (?, ?, ?, ?)", (game_id, *checkpoint))
             finally:
                 if committing is not None:
                     committing()
@@ -289,24 +312,47 @@ class Store:
 
         return self._call(work)
 
-    def game_rows(self, game_id: int) -> tuple[GameHeader, list[tuple[int, int, str]]]:
-        """A game's header and its events as stored — (seq, action, JSON text) — in one read, for
-        :func:`companion.app.savedgame.load_game` to parse and decode in one pass."""
+    def game_rows(self, game_id: int) -> GameRows:
+        """A game's header, its events as stored — (seq, action, JSON text, source) — and its checkpoints
+        — (action, version, state) — in one read, for :func:`companion.app.savedgame.load_game`."""
 
-        def work(db: sqlite3.Connection) -> tuple[GameHeader, list[tuple[int, int, str]]]:
-            db.execute("BEGIN")  # one snapshot of the file for both reads
+        def work(db: sqlite3.Connection) -> GameRows:
+            db.execute("BEGIN")  # one snapshot of the file for every read
             try:
                 row = db.execute(_HEADER_SQL + " WHERE g.id = ? GROUP BY g.id", (game_id,)).fetchone()
                 if row is None:
                     raise StoreError("store.no_game", "no such game", game=game_id)
                 rows = db.execute(
-                    "SELECT seq, action, body FROM events WHERE game_id = ? ORDER BY seq", (game_id,)
+                    "SELECT seq, action, body, source FROM events WHERE game_id = ? ORDER BY seq", (game_id,)
+                ).fetchall()
+                checkpoints = db.execute(
+                    "SELECT action, version, state FROM checkpoints WHERE game_id = ?", (game_id,)
                 ).fetchall()
             finally:
                 db.execute("COMMIT")
-            return _header(row), rows
+            return GameRows(_header(row), rows, checkpoints)
 
         return self._call(work)
+
+    def put_checkpoints(self, game_id: int, version: str, states: Sequence[tuple[int, str]]) -> None:
+        """Keep the states before these actions (of ``version``'s fold); those of other versions go."""
+        self.submit_checkpoints(game_id, version, states).result()
+
+    def submit_checkpoints(
+        self, game_id: int, version: str, states: Sequence[tuple[int, str]]
+    ) -> concurrent.futures.Future[None]:
+        """:meth:`put_checkpoints` without waiting for it."""
+
+        def work(db: sqlite3.Connection) -> None:
+            db.execute("BEGIN IMMEDIATE")
+            db.execute("DELETE FROM checkpoints WHERE game_id = ? AND version != ?", (game_id, version))
+            db.executemany(
+                "INSERT OR REPLACE INTO checkpoints VALUES (?, ?, ?, ?)",
+                [(game_id, action, version, state) for action, state in states],
+            )
+            db.execute("COMMIT")
+
+        return self._submit(work)
 
     def sources(self, game_id: int) -> dict[int, str]:
         """Where each action of a game came from, by the seq of its first event (where known)."""

@@ -29,9 +29,10 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from companion.app.savedgame import LoadedGame, load_game, status_for
+from companion.app.savedgame import LoadedGame, keep_checkpoints, load_game, status_for
 from companion.app.store import GameHeader, Store, StoredEvent
 from companion.core.audience import Audience
+from companion.core.checkpoint import encode_state, rules_version
 from companion.core.codec import KindCodec
 from companion.core.errors import CompanionError, MalformedInput
 from companion.core.events import Event, Intent, Undo
@@ -88,6 +89,11 @@ class Subscription:
             self.table._subscriptions.remove(self)
 
 
+def _log_failure(future: concurrent.futures.Future[None]) -> None:
+    if future.exception() is not None:
+        log.warning("checkpoints not written: %s", future.exception())
+
+
 def _resolve(future: asyncio.Future[None]) -> None:
     if not future.done():
         future.set_result(None)
@@ -121,6 +127,7 @@ class Table:
         current = await asyncio.to_thread(self.store.current)
         if current is not None:
             self.current = await asyncio.to_thread(load_game, self.store, current)
+            self._keep_checkpoints(self.current)
         self._task = asyncio.create_task(self._consume(), name="companion-table")
 
     async def stop(self) -> None:
@@ -225,13 +232,16 @@ class Table:
                 for i, e in enumerate(entries)
             ]
             status = status_for(game.rules, state)
+            checkpoint = self._checkpoint(game, events)
             loop = self.loop
             committing = loop.create_future()
 
             def signal() -> None:  # on the writer thread
                 loop.call_soon_threadsafe(_resolve, committing)
 
-            written = asyncio.wrap_future(self.store.append(loaded.header.id, stored, status, committing=signal))
+            written = asyncio.wrap_future(
+                self.store.append(loaded.header.id, stored, status, committing=signal, checkpoint=checkpoint)
+            )
             await asyncio.wait((committing, written), return_when=asyncio.FIRST_COMPLETED)
             # While the disk commits: every screen's next message, built and serialised once per
             # audience. Nothing is sent before the events are durable.
@@ -245,6 +255,28 @@ class Table:
                 self._before = (loaded.header.id, action, before)
             self._publish(ahead=ahead)  # never raises: the events are durable, the ack goes out
         return Ack(loaded.header.id, game.seq)
+
+    @staticmethod
+    def _checkpoint(game: Game[Any], events: tuple[Event, ...]) -> tuple[int, str, str] | None:
+        """The checkpoint to write with ``events``, if they need one (see Game.checkpoint_due)."""
+        due = game.checkpoint_due(events)
+        if due is None:
+            return None
+        try:
+            return due[0], rules_version(game.rules), encode_state(due[1], game.start)
+        except Exception:  # a cache: the game goes on without it (and opens by folding)
+            log.exception("a checkpoint could not be written")
+            return None
+
+    def _keep_checkpoints(self, loaded: LoadedGame) -> None:
+        """After opening a game: write down the checkpoints its store lacked (in the background)."""
+        try:
+            written = keep_checkpoints(self.store, loaded)
+        except Exception:
+            log.exception("the checkpoints of game %s could not be kept", loaded.header.id)
+            return
+        if written is not None:
+            written.add_done_callback(_log_failure)
 
     async def new_game(self, rules_name: str, config: JSONObject, title: str = "") -> int:
         async def job() -> int:
@@ -261,6 +293,7 @@ class Table:
     async def open_game(self, game_id: int) -> None:
         async def job() -> None:
             loaded = await asyncio.to_thread(load_game, self.store, game_id)
+            self._keep_checkpoints(loaded)
             await asyncio.to_thread(self.store.set_current, game_id)
             self.current = loaded
             self._publish("switched")
@@ -343,7 +376,7 @@ class Table:
                     before = cached[2]
                 else:  # after an undo or a restart: from the game's nearest checkpoint
                     before = game.state_before_last()
-                found = (action, before, tuple(e.event for e in live), loaded.sources.get(action, ""))
+                found = (action, before, tuple(e.event for e in live), loaded.source(action))
             self._last_key, self._last_found = key, found
         return self._last_found
 
@@ -374,7 +407,7 @@ class Table:
         last: LastAction | None = None
         if entries:
             action = entries[0].action
-            known = source if action == game.seq + 1 else loaded.sources.get(action, "")
+            known = source if action == game.seq + 1 else loaded.source(action)
             last = (action, before, tuple(e.event for e in entries), known)
         for audience in {sub.audience for sub in self._subscriptions}:
             try:

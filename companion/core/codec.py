@@ -6,12 +6,13 @@ field's type strictly (no bool for int, no missing or extra keys) and rebuilds i
 with :class:`MalformedInput` instead of being half-understood.
 
 Supported field types: ``int``, ``str``, ``bool``, ``float``, ``None``, ``X | None``,
-``Literal[...]``, ``tuple[X, ...]``, ``tuple[X, Y]``, ``str``-valued ``Enum`` and
-nested frozen dataclasses.
+``Literal[...]``, ``tuple[X, ...]``, ``tuple[X, Y]``, ``frozenset[X]`` (a sorted array),
+``str``-valued ``Enum`` and nested frozen dataclasses.
 """
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import enum
 import types
@@ -44,6 +45,11 @@ def encode(value: Any) -> JSON:
         return encode(value.value)
     if isinstance(value, tuple):
         return [encode(v) for v in value]
+    if isinstance(value, frozenset):
+        items = [encode(v) for v in value]
+        with contextlib.suppress(TypeError):  # items of different kinds: any order decodes to the same set
+            items.sort()
+        return items
     if value is None or isinstance(value, (bool, int, float, str)):
         return value
     raise TypeError(f"cannot encode {type(value).__name__}")
@@ -143,6 +149,8 @@ def _build(tp: Any) -> Decoder:
         return _union(tp)
     if origin is tuple:
         return _tuple(tp)
+    if origin is frozenset:
+        return _frozenset(tp)
     if isinstance(tp, type) and issubclass(tp, enum.Enum):
         return _enum(tp)
     if isinstance(tp, type) and dataclasses.is_dataclass(tp):
@@ -205,6 +213,18 @@ def _tuple(tp: Any) -> Decoder:
         return tuple([d(v, f"{path}[{i}]") for i, (d, v) in enumerate(zip(items, data, strict=True))])
 
     return fixed
+
+
+def _frozenset(tp: Any) -> Decoder:
+    (arg,) = typing.get_args(tp)
+    item = decoder(arg)
+
+    def items(data: object, path: str) -> frozenset[Any]:
+        if not isinstance(data, list):
+            raise _fail(path, "array", data)
+        return frozenset([item(v, f"{path}[{i}]") for i, v in enumerate(data)])
+
+    return items
 
 
 def _enum(tp: type[enum.Enum]) -> Decoder:

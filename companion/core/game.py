@@ -7,11 +7,12 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar, overload
 
 from companion.core.audience import Audience
+from companion.core.checkpoint import state_reader
 from companion.core.codec import KindCodec
 from companion.core.errors import Forbidden, GameOver, MalformedInput, StaleIntent, UndoRefused
 from companion.core.events import Event, Intent, Undo, Undone, UndoRule
@@ -19,7 +20,6 @@ from companion.core.jsonvalue import JSON, JSONObject
 from companion.core.rules import Outcome, Rules
 
 S = TypeVar("S")
-R = TypeVar("R")
 
 CORE_EVENTS: KindCodec[Event] = KindCodec([Undone])
 CORE_INTENTS: KindCodec[Intent] = KindCodec([Undo])
@@ -69,6 +69,14 @@ def may_undo(event: Event, actor: Audience) -> bool:
     return rule in (UndoRule.OWNER, UndoRule.TABLE_OR_OWNER) and owner is not None and actor.is_seat(owner)
 
 
+class _NotAsWritten(Exception):
+    """The stored log holds an undo marker its reader did not recognise: fold it as written."""
+
+
+def _known(before: object) -> bool:
+    return before is not None and not isinstance(before, _Written)
+
+
 def _check_numbering(numbers: list[tuple[int, int]]) -> None:
     """(seq, action) as the table writes them: seq 1, 2, 3, ...; an action starts at its own seq
     and its further events follow it directly."""
@@ -84,11 +92,19 @@ CHECKPOINT = 16  # the state before every 16th live action is kept, so an undo r
 
 @dataclass
 class _Action:
-    """One action that still counts: its entries and, on every CHECKPOINT-th, the state before it."""
+    """One action that still counts: where its events are in the log and, on every CHECKPOINT-th,
+    the state before it (``before``: the state, a :class:`_Written` one, or None until needed)."""
 
-    action: int
-    entries: list[Entry]
-    before: Any
+    action: int  # its seq, and the index + 1 of its first event in the log
+    count: int
+    before: Any = None
+
+
+@dataclass(frozen=True)
+class _Written:
+    """A checkpoint as stored, read when first needed."""
+
+    text: str
 
 
 class Log(Sequence[Entry]):
@@ -97,8 +113,8 @@ class Log(Sequence[Entry]):
 
     __slots__ = ("_decode", "_items")
 
-    def __init__(self, items: Iterable[Entry | tuple[int, int, Any]], decode: Callable[[Any], Event] | None = None):
-        self._items: list[Entry | tuple[int, int, Any]] = list(items)
+    def __init__(self, items: Iterable[Entry | tuple[Any, ...]], decode: Callable[[Any], Event] | None = None):
+        self._items: list[Entry | tuple[Any, ...]] = list(items)
         self._decode = decode
 
     def _get(self, index: int) -> Entry:
@@ -168,38 +184,60 @@ class Game(Generic[S]):
         rules: Rules[S],
         config: JSONObject,
         seed: int,
-        rows: Sequence[tuple[int, int, R]],
-        decode: Callable[[R], Event],
-        marker: Callable[[R], int | None],
+        rows: Sequence[tuple[Any, ...]],
+        decode: Callable[[Any], Event],
+        marker: Callable[[Any], int | None],
+        checkpoints: Mapping[int, str] | None = None,
     ) -> Game[S]:
-        """A game from its stored rows ``(seq, action, stored event)``, reading only what counts.
+        """A game from its stored rows ``(seq, action, stored event, ...)``, reading only what counts.
 
         ``marker(stored)`` is the target of an undo marker, or None for any other event, found
         without decoding it; ``decode(stored)`` makes the event (raising for a stored form that is
-        not one of the rules' events). Only events that still count are decoded here; the others
-        are decoded when first asked for (a playthrough), since the state never depends on them.
+        not one of the rules' events). ``checkpoints``: the state before an action (by its seq) as
+        :func:`~companion.core.checkpoint.encode_state` wrote it, for some of the actions that are a
+        :data:`CHECKPOINT` apart. The state is folded from the last checkpoint that reads; events
+        below it, and the others, are decoded when first asked for (an undo, a playthrough).
         """
         game = cls.__new__(cls)
         game.rules, game.config, game.seed = rules, config, seed
         game.start = rules.setup(config)
-        _check_numbering([(row[0], row[1]) for row in rows])
-        marked = [marker(row[2]) for row in rows]
-        undone = {target for target in marked if target is not None}
-        log = Log(rows, decode)
-        game._entries = log
+        game._entries = Log(rows, decode)
+        # One pass, as the table wrote the log: each marker takes back the last action that counts.
+        live: list[_Action] = []
+        undone: set[int] = set()
+        previous = 0
+        for expected, row in enumerate(rows, start=1):
+            seq, action = row[0], row[1]
+            if seq != expected or (action != seq and action != previous):
+                _check_numbering([(r[0], r[1]) for r in rows])  # names the first event out of order
+            previous = action
+            target = marker(row[2])
+            if target is not None:
+                if action != seq or not live or live[-1].action != target:  # not what a table writes:
+                    return cls(rules, config, seed, list(game._entries))  # fold it as written
+                live.pop()
+                undone.add(target)
+            elif action in undone:
+                return cls(rules, config, seed, list(game._entries))
+            elif live and live[-1].action == action:
+                live[-1].count += 1
+            else:
+                live.append(_Action(action, 1))
         game._undone = undone
-        game._live = []
-        state = game.start
-        items = log._items
-        for i, (seq, action, stored) in enumerate(rows):
-            if action in undone or marked[i] is not None:
-                continue
-            entry = items[i] = Entry(seq, action, decode(stored))
-            if isinstance(entry.event, Undone):  # a marker ``marker`` did not see: read as written
-                return cls(rules, config, seed, list(log))
-            game._push(entry, state)
-            state = rules.apply(state, entry.event)
-        game.state = state
+        game._live = live
+        stored = checkpoints or {}
+        if live:
+            live[0].before = game.start
+        for index in range(CHECKPOINT, len(live), CHECKPOINT):
+            text = stored.get(live[index].action)
+            if text is not None:
+                live[index].before = _Written(text)
+        base = len(live) - 1 - (len(live) - 1) % CHECKPOINT if live else 0
+        try:
+            state = game._checkpoint(base) if live else game.start
+            game.state = game._fold_live(base, len(live), state)
+        except _NotAsWritten:
+            return cls(rules, config, seed, list(game._entries))
         return game
 
     def _rebuild(self) -> None:
@@ -218,19 +256,67 @@ class Game(Generic[S]):
     def _push(self, entry: Entry, before: S) -> None:
         live = self._live
         if live and live[-1].action == entry.action:
-            live[-1].entries.append(entry)
+            live[-1].count += 1
         else:
-            live.append(_Action(entry.action, [entry], before if len(live) % CHECKPOINT == 0 else None))
+            live.append(_Action(entry.action, 1, before if len(live) % CHECKPOINT == 0 else None))
+
+    def _events(self, action: _Action) -> list[Entry]:
+        return self._entries[action.action - 1 : action.action - 1 + action.count]
+
+    def _fold_live(self, first: int, end: int, state: S) -> S:
+        """Fold the live actions ``first`` to ``end`` onto ``state``, noting each checkpoint passed."""
+        live = self._live
+        for index in range(first, end):
+            if index % CHECKPOINT == 0:
+                live[index].before = state
+            for entry in self._events(live[index]):
+                if isinstance(entry.event, Undone):  # a marker the caller's ``marker`` did not see
+                    raise _NotAsWritten
+                state = self.rules.apply(state, entry.event)
+        return state
+
+    def _checkpoint(self, base: int) -> S:
+        """The state before live action ``base`` (a multiple of CHECKPOINT): its checkpoint, read if
+        written, else folded from the nearest one below that reads (the first is the start)."""
+        live = self._live
+        below = base
+        while True:
+            before = live[below].before
+            if isinstance(before, _Written):
+                try:
+                    live[below].before = before = state_reader(self.start)(before.text)
+                except (MalformedInput, ValueError, TypeError, RecursionError):  # a cache: fold instead
+                    live[below].before = before = None
+            if before is not None:
+                break
+            below -= CHECKPOINT
+        state: S = before
+        if below < base:
+            state = self._fold_live(below, base, state)
+            live[base].before = state
+        return state
 
     def _state_before(self, index: int) -> S:
         """The state before the live action at ``index``: from the nearest checkpoint below it."""
-        live = self._live
         base = index - index % CHECKPOINT
-        state: S = live[base].before
-        for action in live[base:index]:
-            for entry in action.entries:
+        state = self._checkpoint(base)
+        for action in self._live[base:index]:
+            for entry in self._events(action):
                 state = self.rules.apply(state, entry.event)
         return state
+
+    def checkpoints(self) -> list[tuple[int, S]]:
+        """(action, state before it) for every live action a :data:`CHECKPOINT` apart (but the
+        first), as far as they are known: what a store keeps so the game opens quickly."""
+        return [(a.action, a.before) for a in self._live[CHECKPOINT::CHECKPOINT] if _known(a.before)]
+
+    def checkpoint_due(self, events: Sequence[Event]) -> tuple[int, S] | None:
+        """If ``events``, committed, become a live action that needs a checkpoint: (its seq, the
+        state before it) — to be written with them."""
+        found = self._last_after(events)
+        if found is None or found[1] != len(self._live) or found[1] % CHECKPOINT or not found[1]:
+            return None
+        return self.seq + 1, self.state
 
     def state_before_last(self) -> S:
         """The state before the last action that still counts (what undoing it gives back)."""
@@ -241,7 +327,7 @@ class Game(Generic[S]):
         place among the actions that count (-1: none); None when only the commit can tell."""
         if self._simple_undo(events):
             index = len(self._live) - 2
-            return (self._live[index].entries, index) if index >= 0 else ((), -1)
+            return (self._events(self._live[index]), index) if index >= 0 else ((), -1)
         if any(isinstance(ev, Undone) for ev in events) or self.seq + 1 in self._undone:
             return None
         return self.entries_for(events), len(self._live)
@@ -290,13 +376,13 @@ class Game(Generic[S]):
 
     def last_action(self) -> list[Entry]:
         """The entries of the last action that still counts (what an undo would take back)."""
-        return list(self._live[-1].entries) if self._live else []
+        return self._events(self._live[-1]) if self._live else []
 
     def decide_undo(self, actor: Audience) -> Undone:
         if not self._live:
             raise UndoRefused("undo.nothing", "there is nothing to undo")
         last = self._live[-1]
-        if not all(may_undo(e.event, actor) for e in last.entries):
+        if not all(may_undo(e.event, actor) for e in self._events(last)):
             raise UndoRefused("undo.not_allowed", "this cannot be undone from here")
         return Undone(last.action)
 
@@ -370,12 +456,12 @@ class Game(Generic[S]):
         if isinstance(entry.event, Undone) or not self._live or self._live[-1].action != entry.action:
             self._rebuild()  # not what a table writes: fold the log again
             return
-        self._live[-1].entries.append(entry)
+        self._live[-1].count += 1
         self.state = self.rules.apply(self.state, entry.event)
 
     def snapshot(self, audience: Audience) -> JSONObject:
         """Everything one screen gets: built only from ``view`` and ``legal`` for it."""
-        return self._snapshot(self.state, self.seq, self._live[-1].entries if self._live else [], audience)
+        return self._snapshot(self.state, self.seq, self._events(self._live[-1]) if self._live else [], audience)
 
     def snapshots_after(self, events: Sequence[Event], state: S) -> Callable[[Audience], JSONObject] | None:
         """What :meth:`snapshot` will give once ``events`` are committed with ``state`` (from

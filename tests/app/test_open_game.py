@@ -134,3 +134,61 @@ def test_the_file_holds_what_was_played(tmp_path: Path) -> None:
     (body,) = db.execute("SELECT body FROM events WHERE seq = 3").fetchone()
     db.close()
     assert body == '{"kind":"core.undone","target":2}'
+
+
+def test_the_table_writes_checkpoints_and_opening_reads_them(tmp_path: Path) -> None:
+    """Every 16th action that counts is written with the state before it; a reopened game folds
+    from the last one. Checkpoints of other code are ignored, and the store gets current ones."""
+    import asyncio
+
+    from companion.app.savedgame import checkpoint_rows
+    from companion.app.table import Table
+    from companion.core.checkpoint import rules_version
+    from companion.core.game import CHECKPOINT
+
+    path = tmp_path / "t.sqlite3"
+
+    async def play() -> Game[Any]:
+        table = Table(Store(path))
+        await table.start()
+        gid = await table.new_game("toy", CONFIG, "long")
+        await table.submit(Draw(), TABLE, table.seq, game_id=gid)
+        for i in range(3 * CHECKPOINT + 5):
+            game = table.game
+            assert game is not None
+            seat = game.state.seats[game.state.turn]
+            intent = Undo() if i % 7 == 6 else Add(seat, 1 + i % 3)
+            await table.submit(intent, TABLE, game.seq, game_id=gid)
+        game = table.game
+        assert game is not None
+        await table.stop()
+        table.store.close()
+        return game
+
+    played_game = asyncio.run(play())
+    rows = checkpoint_rows(played_game)
+    assert len(rows) >= 2
+
+    def stored() -> list[tuple[int, str, str]]:
+        db = sqlite3.connect(path)
+        found = db.execute("SELECT action, version, state FROM checkpoints ORDER BY action").fetchall()
+        db.close()
+        return found
+
+    version = rules_version(played_game.rules)
+    # Written as the game was played (also for actions taken back later: those are never read).
+    assert set(rows) <= {(a, s) for a, v, s in stored() if v == version}
+    with Store(path) as store:
+        loaded = load_game(store, 1)
+        assert loaded.checkpointed >= {a for a, _ in rows}
+        assert loaded.game.state == played_game.state and loaded.game.entries == played_game.entries
+        # Checkpoints of another version of the code are ignored; opening folds, then keeps new ones.
+        store.call(lambda db: db.execute("UPDATE checkpoints SET version = 'older', state = '{}'"))
+        again = load_game(store, 1)
+        assert again.checkpointed == frozenset() and again.game.state == played_game.state
+        from companion.app.savedgame import keep_checkpoints
+
+        written = keep_checkpoints(store, again)
+        assert written is not None
+        written.result()
+    assert set(rows) <= {(a, s) for a, _, s in stored()} and {v for _, v, _ in stored()} == {version}

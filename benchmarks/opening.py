@@ -14,7 +14,6 @@ from workloads import Played
 from companion.app.savedgame import checkpoint_rows, load_game
 from companion.app.store import Store, StoredEvent
 from companion.core import event_codec
-from companion.core.checkpoint import rules_version
 
 ROWS_SQL = "SELECT seq, action, body FROM events WHERE game_id = ? ORDER BY seq"
 
@@ -29,7 +28,7 @@ def write(path: Path, played: Played) -> int:
         rows = [StoredEvent(e.seq, e.action, codec.encode(e.event)) for e in game.entries]
         for start in range(0, len(rows), 1000):
             store.append(game_id, rows[start : start + 1000]).result()
-        store.put_checkpoints(game_id, rules_version(game.rules), checkpoint_rows(game))
+        store.put_checkpoints(game_id, game.fold_key, checkpoint_rows(game))
     return game_id
 
 

@@ -76,15 +76,27 @@ DRIVERS: dict[str, tuple[str, JSONObject, Callable[[Game[Any], random.Random], C
 }
 
 
-def reference_run(rules_name: str, config: JSONObject, seed: int, driver_seed: int, past_seq: int) -> Game[Any]:
+def reference_run(
+    rules_name: str,
+    config: JSONObject,
+    seed: int,
+    driver_seed: int,
+    past_seq: int,
+    undo: float = 0.0,
+    choose: Callable[[Game[Any], random.Random], Choice] | None = None,
+) -> Game[Any]:
     """Play without any store, exactly as the table would, until the log is longer than
-    ``past_seq`` (or the game ends), for comparison."""
+    ``past_seq`` (or the game ends), for comparison. ``undo``: how often the table takes back the
+    last action instead (when it may); ``choose``: another player than the game's driver."""
     from companion.games import get_rules
 
-    _, _, choose = DRIVERS[rules_name]
+    choose = choose or DRIVERS[rules_name][2]
     game: Game[Any] = Game(get_rules(rules_name), config, seed)
     rng = random.Random(driver_seed)
     while game.seq <= past_seq:
+        if undo and rng.random() < undo and game.can_undo(TABLE):
+            game.commit(game.decide(Undo(), TABLE, game.seq))
+            continue
         if game.outcome() is not None:
             break
         choice = choose(game, rng)

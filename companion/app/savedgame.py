@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.app.store import GameHeader, Store, StoredEvent
-from companion.core.checkpoint import encode_state, rules_version
+from companion.core.checkpoint import fold_key
 from companion.core.codec import Decoder
 from companion.core.errors import CompanionError, MalformedInput
 from companion.core.events import Event, Undone
@@ -28,7 +28,7 @@ class LoadedGame:
     header: GameHeader
     game: Game[Any]
     sources: dict[int, str] = field(default_factory=dict)  # action seq -> where it came from (since opening)
-    checkpointed: frozenset[int] = frozenset()  # actions whose checkpoint the store holds (this version)
+    checkpointed: frozenset[int] = frozenset()  # actions whose checkpoint the store holds for this fold
     rows: Sequence[tuple[Any, ...]] = ()  # the events as read, (seq, action, body, source): older sources
 
     def source(self, action: int) -> str:
@@ -83,15 +83,15 @@ def check_game(rules_name: str, config: JSONObject, seed: int, stored: list[Stor
 
 
 def load_game(store: Store, game_id: int) -> LoadedGame:
-    """Open a game from the store: folded from its last checkpoint of this code's version (see
-    :mod:`companion.core.checkpoint`), decoding only the events that still count above it; the
-    others are decoded when first read."""
+    """Open a game from the store: folded from its last checkpoint that unseals for this game and
+    this code (see :mod:`companion.core.checkpoint`), decoding only the events that still count
+    above it; the others are decoded when first read."""
     found = store.game_rows(game_id)
     header = found.header
     rules = get_rules(header.rules)
     read = EventReader(rules)
-    version = rules_version(rules)
-    written = {action: state for action, v, state in found.checkpoints if v == version}
+    key = fold_key(rules, header.config, header.seed)
+    written = {action: text for action, version, text in found.checkpoints if version == key}
     game = _folded(
         lambda: Game.from_rows(rules, header.config, header.seed, found.events, read, read.undo_target, written)
     )
@@ -99,19 +99,19 @@ def load_game(store: Store, game_id: int) -> LoadedGame:
 
 
 def checkpoint_rows(game: Game[Any]) -> list[tuple[int, str]]:
-    """The game's known checkpoints as the store keeps them: (action, state as JSON text)."""
-    return [(action, encode_state(state, game.start)) for action, state in game.checkpoints()]
+    """The game's known checkpoints as the store keeps them: (action, sealed text)."""
+    return [(action, game.sealed(action, state)) for action, state in game.checkpoints()]
 
 
 def keep_checkpoints(store: Store, loaded: LoadedGame) -> concurrent.futures.Future[None] | None:
-    """Write the checkpoints the store lacks for ``loaded`` (folded from an older one, or from the
-    start): the next opening reads them. None when there is nothing to write."""
-    missing = [(a, s) for a, s in loaded.game.checkpoints() if a not in loaded.checkpointed]
+    """Write the checkpoints the store lacks or holds spoilt for ``loaded`` (folded from an older
+    one, or from the start): the next opening reads them. None when there is nothing to write."""
+    game = loaded.game
+    spoilt = game.refused_checkpoints
+    missing = [(a, s) for a, s in game.checkpoints() if a not in loaded.checkpointed or a in spoilt]
     if not missing:
         return None
-    start, version = loaded.game.start, rules_version(loaded.game.rules)
-    states = [(action, encode_state(state, start)) for action, state in missing]
-    return store.submit_checkpoints(loaded.header.id, version, states)
+    return store.submit_checkpoints(loaded.header.id, game.fold_key, [(a, game.sealed(a, s)) for a, s in missing])
 
 
 def _folded(make: Callable[[], Game[Any]]) -> Game[Any]:
@@ -156,8 +156,9 @@ class EventReader:
         return self.codec.decode(data)  # not an event of these rules: its own clear error
 
     def undo_target(self, body: str) -> int | None:
-        """The target of an undo marker as stored, without decoding it; None for other events."""
-        if "core.undone" not in body:
+        """The target of an undo marker as stored, without decoding it; None for other events.
+        Exact for any JSON text: text with neither the kind's name nor an escape cannot be one."""
+        if "core.undone" not in body and "\\u" not in body:
             return None
         if body.startswith(UNDONE_TEXT) and body.endswith("}"):
             digits = body[len(UNDONE_TEXT) : -1]
@@ -223,5 +224,6 @@ def import_game(store: Store, data: JSON, make_current: bool = False) -> int:
     game_id = store.create_game(rules, title, config, seed, make_current=make_current)
     if stored:
         store.append(game_id, stored, status_of(game)).result()
-        store.put_checkpoints(game_id, rules_version(game.rules), checkpoint_rows(game))
+        # Checkpoints come only from this replay: a file never brings any in.
+        store.put_checkpoints(game_id, game.fold_key, checkpoint_rows(game))
     return game_id

@@ -67,8 +67,8 @@ def _v4(db: sqlite3.Connection) -> None:
 
 
 def _v5(db: sqlite3.Connection) -> None:
-    # Checkpoints: the state before some actions (a cache of the fold, by the code's version), so
-    # opening a long game folds a few events instead of all of them.
+    # Checkpoints: the state before some actions (a cache of the fold; ``version``: the fold it is
+    # valid for, see companion/core/checkpoint.py), so opening a long game folds a few events.
     db.execute(
         "CREATE TABLE checkpoints ("
         " game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE, action INTEGER NOT NULL,"
@@ -100,7 +100,7 @@ class GameRows:
 
     header: GameHeader
     events: list[tuple[int, int, str, str | None]]  # (seq, action, body as JSON text, source)
-    checkpoints: list[tuple[int, str, str]]  # (action, version, state as JSON text)
+    checkpoints: list[tuple[int, str, str]]  # (action, version, sealed state)
 
 
 @dataclass(frozen=True)
@@ -335,7 +335,7 @@ class Store:
         return self._call(work)
 
     def put_checkpoints(self, game_id: int, version: str, states: Sequence[tuple[int, str]]) -> None:
-        """Keep the states before these actions (of ``version``'s fold); those of other versions go."""
+        """Keep the states before these actions (sealed for the fold ``version``); those of other versions go."""
         self.submit_checkpoints(game_id, version, states).result()
 
     def submit_checkpoints(

@@ -32,7 +32,6 @@ from typing import Any, TypeVar
 from companion.app.savedgame import LoadedGame, keep_checkpoints, load_game, status_for
 from companion.app.store import GameHeader, Store, StoredEvent
 from companion.core.audience import Audience
-from companion.core.checkpoint import encode_state, rules_version
 from companion.core.codec import KindCodec
 from companion.core.errors import CompanionError, MalformedInput
 from companion.core.events import Event, Intent, Undo
@@ -263,7 +262,7 @@ class Table:
         if due is None:
             return None
         try:
-            return due[0], rules_version(game.rules), encode_state(due[1], game.start)
+            return due[0], game.fold_key, game.sealed(*due)
         except Exception:  # a cache: the game goes on without it (and opens by folding)
             log.exception("a checkpoint could not be written")
             return None

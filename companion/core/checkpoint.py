@@ -1,11 +1,13 @@
 """Checkpoints: a game's state written down, so opening a long game folds a few events instead of
 every one.
 
-A checkpoint is a cache of the fold, never the truth. It carries the version of the code that
-folded it (:func:`rules_version`: a digest of the rules' package and of the core); one of another
-version, or one that does not decode, is ignored and the log is folded again. A state is written
-field by field with the exact codec; a field that is still the very object the setup made (a
-board, the settings) is left out and taken from the setup again when read.
+A checkpoint is a cache of the fold, never the truth. Each one is sealed for the fold it caches
+(:func:`fold_key`: a digest of the code that folds — the rules' package and the core — and of the
+game's setup and seed) and for the action it stands before: one of another version of the code,
+of another game, moved to another action, or whose text changed in any way, does not unseal and is
+ignored (the log is folded instead). A state is written field by field with the exact codec; a
+field that is still the very object the setup made (a board, the settings) is left out and taken
+from the setup again when read.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from companion.core.errors import MalformedInput
 from companion.core.jsonvalue import JSONObject, dumps, loads
 
 S = TypeVar("S")
-CORE_FILES = ("checkpoint.py", "codec.py", "game.py", "events.py", "rules.py")
+SEAL = 16  # hex digits of the seal that starts a checkpoint's text
 
 
 def encode_state(state: Any, start: Any) -> str:
@@ -67,9 +69,34 @@ def _fields(cls: type) -> dict[str, Decoder]:
     return found
 
 
+def _seal(key: str, action: int, body: str) -> str:
+    return hashlib.blake2b(f"{key}/{action}/{body}".encode(), digest_size=SEAL // 2).hexdigest()
+
+
+def seal(key: str, action: int, state: Any, start: Any) -> str:
+    """The checkpoint text of ``state`` before action ``action`` of the game whose fold is ``key``."""
+    body = encode_state(state, start)
+    return _seal(key, action, body) + body
+
+
+def unseal(key: str, action: int, text: str, read: Callable[[str], S]) -> S:
+    """The state a checkpoint text holds, if it was sealed by :func:`seal` for this ``key`` and
+    ``action`` and reads; else :class:`MalformedInput`."""
+    body = text[SEAL:]
+    if len(text) <= SEAL or text[:SEAL] != _seal(key, action, body):
+        raise MalformedInput("malformed", "not a checkpoint of this game and action")
+    return read(body)
+
+
+def fold_key(rules: object, config: JSONObject, seed: int) -> str:
+    """What a game's checkpoints are valid for: this code's fold and this game's setup."""
+    setup = f"{rules_version(rules)}/{seed}/{dumps(config)}"
+    return hashlib.blake2b(setup.encode(), digest_size=SEAL // 2).hexdigest()
+
+
 def rules_version(rules: object) -> str:
-    """A digest of the code a fold depends on: the rules' package (its files, data included) and
-    the core's fold and codec."""
+    """A digest of the code a fold depends on: the rules' package (its files, data included), the
+    games' shared modules and the whole core."""
     return _version(type(rules).__module__)
 
 
@@ -80,7 +107,8 @@ def _version(module_name: str) -> str:
     source = Path(module.__file__ or "")
     files = sorted(source.parent.rglob("*")) if module.__package__ else [source]
     core = Path(__file__).parent
-    for path in [*files, *(core / name for name in CORE_FILES)]:
+    shared = core.parent / "games"
+    for path in [*files, *sorted(core.glob("*.py")), *sorted(shared.glob("*.py"))]:
         # Texts (messages/) never change a fold; compiled files are the sources again.
         if path.is_file() and not {"__pycache__", "messages"} & set(path.parts) and path.suffix != ".pyc":
             digest.update(str(path.relative_to(path.parent.parent)).encode())

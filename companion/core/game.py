@@ -6,13 +6,14 @@
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar, overload
 
 from companion.core.audience import Audience
-from companion.core.checkpoint import state_reader
+from companion.core.checkpoint import fold_key, seal, state_reader, unseal
 from companion.core.codec import KindCodec
 from companion.core.errors import Forbidden, GameOver, MalformedInput, StaleIntent, UndoRefused
 from companion.core.events import Event, Intent, Undo, Undone, UndoRule
@@ -194,9 +195,10 @@ class Game(Generic[S]):
         ``marker(stored)`` is the target of an undo marker, or None for any other event, found
         without decoding it; ``decode(stored)`` makes the event (raising for a stored form that is
         not one of the rules' events). ``checkpoints``: the state before an action (by its seq) as
-        :func:`~companion.core.checkpoint.encode_state` wrote it, for some of the actions that are a
-        :data:`CHECKPOINT` apart. The state is folded from the last checkpoint that reads; events
-        below it, and the others, are decoded when first asked for (an undo, a playthrough).
+        :meth:`sealed` wrote it, for some of the actions that are a :data:`CHECKPOINT` apart. The
+        state is folded from the last checkpoint that unseals (one of another game, action or
+        version of the code, or changed in any way, is ignored); events below it, and the others,
+        are decoded when first asked for (an undo, a playthrough).
         """
         game = cls.__new__(cls)
         game.rules, game.config, game.seed = rules, config, seed
@@ -225,6 +227,7 @@ class Game(Generic[S]):
                 live.append(_Action(action, 1))
         game._undone = undone
         game._live = live
+        game._refused = set()
         stored = checkpoints or {}
         if live:
             live[0].before = game.start
@@ -243,6 +246,7 @@ class Game(Generic[S]):
     def _rebuild(self) -> None:
         """Fold the whole log (any log whose actions are contiguous) and rebuild the undo stack."""
         _check_numbering([(entry.seq, entry.action) for entry in self._entries])
+        self._refused: set[int] = set()
         self._undone: set[int] = undone_actions(self._entries)
         self._live: list[_Action] = []
         state = self.start
@@ -283,10 +287,12 @@ class Game(Generic[S]):
         while True:
             before = live[below].before
             if isinstance(before, _Written):
+                action = live[below].action
                 try:
-                    live[below].before = before = state_reader(self.start)(before.text)
+                    live[below].before = before = unseal(self.fold_key, action, before.text, state_reader(self.start))
                 except (MalformedInput, ValueError, TypeError, RecursionError):  # a cache: fold instead
                     live[below].before = before = None
+                    self._refused.add(action)
             if before is not None:
                 break
             below -= CHECKPOINT
@@ -299,16 +305,29 @@ class Game(Generic[S]):
     def _state_before(self, index: int) -> S:
         """The state before the live action at ``index``: from the nearest checkpoint below it."""
         base = index - index % CHECKPOINT
-        state = self._checkpoint(base)
-        for action in self._live[base:index]:
-            for entry in self._events(action):
-                state = self.rules.apply(state, entry.event)
-        return state
+        try:
+            return self._fold_live(base, index, self._checkpoint(base))
+        except _NotAsWritten:  # only a reader that misses markers (see from_rows) gets here
+            raise MalformedInput("malformed", "the stored log holds an undo marker its reader missed") from None
+
+    @functools.cached_property
+    def fold_key(self) -> str:
+        """What this game's checkpoints are sealed for (see :func:`~companion.core.checkpoint.fold_key`)."""
+        return fold_key(self.rules, self.config, self.seed)
 
     def checkpoints(self) -> list[tuple[int, S]]:
         """(action, state before it) for every live action a :data:`CHECKPOINT` apart (but the
         first), as far as they are known: what a store keeps so the game opens quickly."""
         return [(a.action, a.before) for a in self._live[CHECKPOINT::CHECKPOINT] if _known(a.before)]
+
+    def sealed(self, action: int, state: S) -> str:
+        """The checkpoint text of ``state``, the state before action ``action``, as :meth:`from_rows` reads it."""
+        return seal(self.fold_key, action, state, self.start)
+
+    @property
+    def refused_checkpoints(self) -> frozenset[int]:
+        """The actions whose checkpoint, given to :meth:`from_rows`, did not unseal (it was folded instead)."""
+        return frozenset(self._refused)
 
     def checkpoint_due(self, events: Sequence[Event]) -> tuple[int, S] | None:
         """If ``events``, committed, become a live action that needs a checkpoint: (its seq, the

@@ -10,27 +10,18 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from toygame import RULES, Add, AddTwice, Draw
+from toygame import Add, Draw, scripted
 
 from companion.app.savedgame import build_game, export_game, load_game, parse_export
 from companion.app.store import Store, StoredEvent
-from companion.core import TABLE, Audience, Game, IllegalMove, MalformedInput, Undo, Undone, UndoRefused, event_codec
+from companion.core import TABLE, Audience, Game, MalformedInput, Undo, Undone, event_codec
 from companion.games import get_rules
 
 CONFIG = {"target": 10**6}
 
 
 def played(script: list[tuple[str, int]], seed: int = 4) -> Game[Any]:
-    game: Game[Any] = Game(RULES, CONFIG, seed)
-    game.commit(game.decide(Draw(), TABLE, game.seq))
-    for op, amount in script:
-        seat = game.state.seats[game.state.turn]
-        intent = {"add": Add(seat, amount), "twice": AddTwice(seat, amount)}.get(op, Undo())
-        try:
-            game.commit(game.decide(intent, TABLE if op == "undo" else Audience.of_seat(seat), game.seq))
-        except (UndoRefused, IllegalMove):
-            continue
-    return game
+    return scripted(script, seed, CONFIG, by_seat=True)
 
 
 def stored(store: Store, game: Game[Any]) -> int:
@@ -138,12 +129,11 @@ def test_the_file_holds_what_was_played(tmp_path: Path) -> None:
 
 def test_the_table_writes_checkpoints_and_opening_reads_them(tmp_path: Path) -> None:
     """Every 16th action that counts is written with the state before it; a reopened game folds
-    from the last one. Checkpoints of other code are ignored, and the store gets current ones."""
+    from the last one. Checkpoints of other code, or spoilt, are ignored; the store gets sound ones."""
     import asyncio
 
-    from companion.app.savedgame import checkpoint_rows
+    from companion.app.savedgame import checkpoint_rows, keep_checkpoints
     from companion.app.table import Table
-    from companion.core.checkpoint import rules_version
     from companion.core.game import CHECKPOINT
 
     path = tmp_path / "t.sqlite3"
@@ -175,20 +165,62 @@ def test_the_table_writes_checkpoints_and_opening_reads_them(tmp_path: Path) -> 
         db.close()
         return found
 
-    version = rules_version(played_game.rules)
+    key = played_game.fold_key
     # Written as the game was played (also for actions taken back later: those are never read).
-    assert set(rows) <= {(a, s) for a, v, s in stored() if v == version}
+    assert set(rows) <= {(a, s) for a, v, s in stored() if v == key}
     with Store(path) as store:
         loaded = load_game(store, 1)
-        assert loaded.checkpointed >= {a for a, _ in rows}
+        assert loaded.checkpointed >= {a for a, _ in rows} and not loaded.game.refused_checkpoints
         assert loaded.game.state == played_game.state and loaded.game.entries == played_game.entries
+        assert keep_checkpoints(store, loaded) is None  # nothing missing, nothing spoilt
+        # A spoilt checkpoint (the last one: opening reads it) is ignored, and written again.
+        last = rows[-1][0]
+        # The same text but for its total (1 put before it): still a state, no longer its seal.
+        spoil = "UPDATE checkpoints SET state = replace(state, '\"total\":', '\"total\":1') WHERE action = ?"
+        assert store.call(lambda db: db.execute(spoil, (last,)).rowcount) == 1
+        spoilt = load_game(store, 1)
+        assert spoilt.game.refused_checkpoints == {last} and spoilt.game.state == played_game.state
+        written = keep_checkpoints(store, spoilt)
+        assert written is not None
+        written.result()
+        assert set(rows) <= {(a, s) for a, _, s in stored()}
         # Checkpoints of another version of the code are ignored; opening folds, then keeps new ones.
         store.call(lambda db: db.execute("UPDATE checkpoints SET version = 'older', state = '{}'"))
         again = load_game(store, 1)
         assert again.checkpointed == frozenset() and again.game.state == played_game.state
-        from companion.app.savedgame import keep_checkpoints
-
         written = keep_checkpoints(store, again)
         assert written is not None
         written.result()
-    assert set(rows) <= {(a, s) for a, _, s in stored()} and {v for _, v, _ in stored()} == {version}
+    assert set(rows) <= {(a, s) for a, _, s in stored()} and {v for _, v, _ in stored()} == {key}
+
+
+def test_import_takes_no_checkpoint_from_the_file(tmp_path: Path) -> None:
+    """A saved-game file carries no checkpoints; one crafted with any is re-checked by replay
+    all the same: the imported game's state and checkpoints are those its events fold to."""
+    from companion.app.savedgame import checkpoint_rows, import_game
+    from companion.core.game import CHECKPOINT
+
+    game = played([("add", 3)] * (3 * CHECKPOINT))
+    with Store(tmp_path / "a.sqlite3") as store:
+        data = export_game(store, stored(store, game))
+        assert "checkpoints" not in data and all(set(e) == {"seq", "action", "event"} for e in data["events"])  # type: ignore[union-attr]
+        # A crafted file: a forged state (total 999,999) before every action, in any form it could take.
+        forged = {action: game.sealed(action, replace_total(state)) for action, state in game.checkpoints()}
+        crafted = {**data, "checkpoints": forged}
+        gid = import_game(store, crafted)
+        loaded = load_game(store, gid)
+        assert loaded.game.state == game.state
+        kept = store.call(
+            lambda db: db.execute("SELECT action, state FROM checkpoints WHERE game_id = ?", (gid,)).fetchall()
+        )
+        assert sorted(kept) == sorted(checkpoint_rows(game))
+        # Events with a key the format does not have are refused, not read around.
+        events = [{**e, "checkpoint": forged[next(iter(forged))]} for e in data["events"]]  # type: ignore[union-attr,dict-item]
+        with pytest.raises(MalformedInput):
+            import_game(store, {**data, "events": events})
+
+
+def replace_total(state: Any) -> Any:
+    import dataclasses
+
+    return dataclasses.replace(state, total=999_999)

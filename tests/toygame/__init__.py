@@ -15,7 +15,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from companion.core import (
     JSON,
@@ -34,6 +34,9 @@ from companion.core.hardware import HardwareRules, Input, Result, Submit
 from companion.core.jsonvalue import as_list, as_str
 from companion.core.summary import Line, Player, SetupKey
 from companion.games import GameEntry, register
+
+if TYPE_CHECKING:
+    from companion.core import Game
 
 
 @dataclass(frozen=True)
@@ -205,6 +208,27 @@ class ToySummary:
 
 
 SUMMARY = ToySummary()
+
+
+def scripted(script: Sequence[tuple[str, int]], seed: int, config: JSONObject, by_seat: bool = False) -> Game[ToyState]:
+    """A toy game played from a script of ("add" | "twice" | "undo", amount), after the draw;
+    a step the rules refuse is skipped. ``by_seat``: the seat acts, not the table (undo stays
+    the table's)."""
+    from companion.core import TABLE, Game, Undo, UndoRefused
+
+    game: Game[ToyState] = Game(RULES, config, seed)
+    game.commit(game.decide(Draw(), TABLE, game.seq))
+    for op, amount in script:
+        seat = game.state.seats[game.state.turn]
+        intent = {"add": Add(seat, amount), "twice": AddTwice(seat, amount)}.get(op, Undo())
+        actor = Audience.of_seat(seat) if by_seat and op != "undo" else TABLE
+        try:
+            game.commit(game.decide(intent, actor, game.seq))
+        except (UndoRefused, IllegalMove):
+            continue
+    return game
+
+
 FACTS: JSONObject = {"amounts": [1, 2, 3]}
 
 

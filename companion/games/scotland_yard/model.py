@@ -80,6 +80,7 @@ class SYState:
     route: tuple[LogField, ...] = ()  # SECRET stations
     shown: int = 0  # where Mister X is shown on the board after a reveal, until his next move
     end: Ending | None = None
+    x_ai: str | None = None  # Mister X played by the table at this level (no seat, no phone); None: a player
 
     def is_bobby(self, index: int) -> bool:
         return self.purse_of[index] < 0

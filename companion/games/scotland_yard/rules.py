@@ -27,7 +27,7 @@ from companion.core.jsonvalue import JSON, JSONObject
 from companion.core.rules import Outcome
 from companion.core.scratch import folded
 from companion.core.summary import Line
-from companion.games.scotland_yard import moves, recorded, tracker, views
+from companion.games.scotland_yard import ai, ai_turn, moves, recorded, tracker, views
 from companion.games.scotland_yard.board import D_CARDS, X_CARDS, board_for
 from companion.games.scotland_yard.model import (
     BOX,
@@ -61,7 +61,7 @@ from companion.games.scotland_yard.model import (
     XPlaced,
 )
 
-OPTIONS: Final = ("mister_x", "detectives", "tracker", "bobbies_keep_game_alive", "board")
+OPTIONS: Final = ("mister_x", "mister_x_ai", "detectives", "tracker", "bobbies_keep_game_alive", "board")
 NAME_LENGTH: Final = 40
 #: bobbies by number of detective players (1 = the two-player game)
 BOBBIES: Final = {1: 2, 2: 2, 3: 1, 4: 0, 5: 0}
@@ -78,6 +78,16 @@ def _flag(config: JSONObject, option: str) -> bool:
     if not isinstance(value, bool):
         raise SetupError("sy.setup.option", f"{option}: expected true or false", option=option)
     return value
+
+
+def _ai_level(config: JSONObject) -> str | None:
+    """``mister_x_ai``: the level of the table playing Mister X, or absent/null for a player."""
+    level = config.get("mister_x_ai")
+    if level is None:
+        return None
+    if not isinstance(level, str) or level not in ai.LEVELS:
+        raise SetupError("sy.setup.ai_level", "mister_x_ai: easy, normal or hard (or null: a player is Mister X)")
+    return level
 
 
 def setup(config: JSONObject) -> SYState:
@@ -108,6 +118,7 @@ def setup(config: JSONObject) -> SYState:
         bobbies_keep_game_alive=_flag(config, "bobbies_keep_game_alive"),
         positions=tuple(0 for _ in figures),
         moved=tuple(False for _ in figures),
+        x_ai=_ai_level(config),
     )
 
 
@@ -384,7 +395,8 @@ class ScotlandYardRules:
         return setup(config)
 
     def seats(self, state: SYState) -> tuple[str, ...]:
-        return state.seats
+        # Mister X played by the table has no seat: no phone link, nobody can open his view.
+        return state.seats[1:] if state.x_ai else state.seats
 
     def decide(self, state: SYState, intent: Intent, actor: Audience, rng: random.Random) -> tuple[Event, ...]:
         return decide(state, intent, actor, rng)
@@ -400,6 +412,9 @@ class ScotlandYardRules:
 
     def outcome(self, state: SYState) -> Outcome | None:
         return outcome(state)
+
+    def table_turn(self, state: SYState, seed: int, cpu_budget: float | None) -> ai_turn.TableTurn | None:
+        return ai_turn.table_turn(state, seed, cpu_budget)
 
     def recorded_intents(self, state: SYState, events: tuple[Event, ...]) -> list[tuple[Intent, Audience]]:
         return recorded.recorded_intents(state, events)

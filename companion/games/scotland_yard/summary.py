@@ -43,6 +43,7 @@ class ScotlandYardSummary:
     no_points = True  # Mister X or the detectives win; nobody scores
     setup_keys = (
         SetupKey("mister_x", "text", example="Xavier"),
+        SetupKey("mister_x_ai", "choice", choices=("easy", "normal", "hard"), example="hard"),
         SetupKey("detectives", "texts", required=True, example="Dora,Emil"),
         SetupKey("tracker", "flag", example="true"),
         SetupKey("bobbies_keep_game_alive", "flag", example="false"),
@@ -58,7 +59,8 @@ class ScotlandYardSummary:
             return Line("sy.sum.status.over", {"how": t(f"sy.{txt(end.get('reason'))}")})
         rnd, rounds = num(view.get("round")), num(view.get("rounds"), 22)
         if phase == "x":
-            return Line("sy.sum.status.x", {"round": rnd, "rounds": rounds})
+            code = "sy.sum.status.x_table" if obj(view.get("mrx")).get("ai") else "sy.sum.status.x"
+            return Line(code, {"round": rnd, "rounds": rounds})
         waiting = [txt(f.get("figure")) for f in map(obj, items(view.get("figures"))) if f.get("can_move")]
         return Line("sy.sum.status.detectives", {"round": rnd, "rounds": rounds, "figures": joined(waiting)})
 
@@ -79,6 +81,8 @@ class ScotlandYardSummary:
                 },
             )
         )
+        if mrx.get("ai"):
+            lines.append(Line("sy.sum.mrx_table", {"level": t(f"sy.ai.{txt(mrx.get('ai'))}")}, indent=1))
         secret = obj(view.get("secret"))
         if secret:  # Mister X's own view
             at = num(secret.get("station"))

@@ -93,6 +93,7 @@ def public(state: SYState) -> JSONObject:
             "station": (state.x_station or None) if over else (state.shown or None),
             "black": state.x_black,
             "double": state.x_double,
+            "ai": state.x_ai,  # the level when the table plays him, else None
         },
         "supply": _tickets(state.supply),
         "log": log,
@@ -111,6 +112,12 @@ def secret(state: SYState) -> JSONObject:
     }
 
 
+def _human_x(state: SYState) -> None:
+    """Mister X played by the table has no seat: nobody may see his view."""
+    if state.x_ai is not None:
+        raise Forbidden("sy.unknown_seat", "there is no such seat in this game")
+
+
 def view(state: SYState, audience: Audience) -> JSONObject:
     if audience.is_table:
         return public(state)
@@ -120,6 +127,7 @@ def view(state: SYState, audience: Audience) -> JSONObject:
         everything["candidates"] = _ints(sorted(state.candidates))
         return everything
     if audience.is_seat(MRX):
+        _human_x(state)
         mine = public(state)
         mine["secret"] = secret(state)
         return mine
@@ -157,6 +165,7 @@ def legal(state: SYState, actor: Audience) -> JSON:
             intents.append("sy.move")
         intents += ["sy.set_tracker", "sy.end_game"]
     elif actor.is_seat(MRX):
+        _human_x(state)
         if phase == "start" and not state.x_station:
             intents += ["sy.draw_start", "sy.place_x"]
             out["x_cards"] = _ints(s for s in X_CARDS if s not in state.positions)

@@ -14,9 +14,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sy_support import MRX, new_game, play, random_intent
 
-from companion.games.scotland_yard import RULES, ai, moves
+from companion.core import TABLE, Forbidden, SetupError
+from companion.games.scotland_yard import RULES, ai, ai_turn, moves
 from companion.games.scotland_yard.ai_maps import maps
-from companion.games.scotland_yard.model import REVEALS, SYState, XDouble, XMove
+from companion.games.scotland_yard.model import REVEALS, PlaceDetectives, SYState, XDouble, XMove
 
 CONFIGS: list[dict[str, Any]] = [
     {},
@@ -94,3 +95,45 @@ def test_it_is_not_his_turn() -> None:
     assert game.state.phase == "detectives"
     with pytest.raises(ValueError):
         ai.choose(game.state, "normal")
+
+
+# -------------------------------------------------------------------- Mister X played by the table
+
+
+@pytest.mark.parametrize("bad", ["expert", "", 3, True, ["hard"], {"level": "hard"}])
+def test_a_level_other_than_easy_normal_hard_is_refused(bad: Any) -> None:
+    with pytest.raises(SetupError) as refused:
+        RULES.setup({"mister_x_ai": bad})
+    assert refused.value.code == "sy.setup.ai_level"
+
+
+def test_played_by_the_table_he_has_no_seat_and_nobody_sees_his_view() -> None:
+    human = RULES.setup({"detectives": ["a", "b"]})
+    table = RULES.setup({"detectives": ["a", "b"], "mister_x_ai": "normal"})
+    assert RULES.seats(human) == ("mrx", "d1", "d2")
+    assert RULES.seats(table) == ("d1", "d2")
+    with pytest.raises(Forbidden):
+        RULES.view(table, MRX)
+    with pytest.raises(Forbidden):
+        RULES.legal(table, MRX)
+    public: Any = RULES.view(table, TABLE)
+    assert public["mrx"]["ai"] == "normal" and RULES.view(human, TABLE)["mrx"]["ai"] is None  # type: ignore[index]
+
+
+def test_the_table_draws_his_card_after_the_detectives_and_then_moves_him() -> None:
+    """Rulebook: the detectives draw D cards, "Nun zieht Mister X verdeckt eine Startkarte mit einem X"."""
+    config = {"detectives": ["a", "b"], "mister_x_ai": "easy"}
+    assert ai_turn.table_turn(RULES.setup({"detectives": ["a", "b"]}), 1, None) is None  # a player is Mister X
+    game = new_game(config, 3)
+    assert ai_turn.table_turn(game.state, 1, None) is None  # the D cards first
+    play(game, PlaceDetectives((("D1", 13), ("D2", 26), ("B1", 29), ("B2", 34))), TABLE)
+    turn = ai_turn.table_turn(game.state, game.seed, None)
+    assert turn is not None and turn.seat == "mrx"
+    play(game, turn.decide(), MRX)  # his X card, drawn secretly
+    assert game.state.x_station and game.state.phase == "x"
+    turn = ai_turn.table_turn(game.state, game.seed, None)
+    assert turn is not None
+    move = turn.decide()
+    assert move == ai.choose(game.state, "easy", game.seed, cpu_budget=None)
+    play(game, move, MRX)
+    assert game.state.phase == "detectives" and ai_turn.table_turn(game.state, game.seed, None) is None

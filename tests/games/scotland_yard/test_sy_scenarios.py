@@ -107,7 +107,7 @@ def test_drawing_start_cards_is_public_for_detectives_and_private_for_mister_x()
     assert game.state.phase == "x" and game.state.x_station == placed_x.station
     table = view(game, TABLE)
     assert [f["station"] for f in table["figures"]] == stations
-    assert table["mrx"] == {"placed": True, "station": None, "black": 5, "double": 2}
+    assert table["mrx"] == {"placed": True, "station": None, "black": 5, "double": 2, "ai": None}
     assert view(game, MRX)["secret"]["station"] == placed_x.station
     assert "secret" not in view(game, D1)
     # Recorded, never drawn again: another seed folds the log to the same state.

@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from companion.app import bgstats, readable
+from companion.app.autoplay import TablePlayer
 from companion.app.config import Config, load_config
 from companion.app.history import History, local_time, to_csv, to_json
 from companion.app.hostlink import HostLink, host_url
@@ -82,10 +83,15 @@ def _game_id(store: Store, given: int | None) -> int:
 async def _with_table(config: Config, work: Callable[[Table], Any]) -> Any:
     store = _store(config)
     table = Table(store)
+    player = TablePlayer(table, thinking=0, cpu_budget=config.ai_cpu_budget)  # e.g. Mister X's answer
     try:
         await table.start()
-        return await work(table)
+        player.start()
+        result = await work(table)
+        await player.idle()
+        return result
     finally:
+        await player.stop()
         await table.stop()
         store.close()
 

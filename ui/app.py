@@ -78,6 +78,7 @@ def note_first_frame(app: Any, path: Path) -> None:
 
 
 async def run(config: Config, fullscreen: bool = False, lock: WriterLock | None = None) -> int:
+    from companion.app.autoplay import TablePlayer
     from companion.app.seats import SeatLinks
     from companion.app.store import Store
     from companion.app.table import Table
@@ -91,6 +92,8 @@ async def run(config: Config, fullscreen: bool = False, lock: WriterLock | None 
     await table.start()
     commands = CommandServer(table, lock)  # the command line's writing commands act through us
     await commands.start()
+    player = TablePlayer(table, config.ai_thinking, config.ai_cpu_budget)  # e.g. Mister X played by the table
+    player.start()
     links = SeatLinks(store)
     ctl = Controller(config, store, table, links)
     await ctl.load()
@@ -171,6 +174,7 @@ async def run(config: Config, fullscreen: bool = False, lock: WriterLock | None 
         if runner is not None:
             await runner.cleanup()
         await commands.close()
+        await player.stop()
         await table.stop()
         store.close()
     return 0

@@ -35,6 +35,8 @@ class Config:
     hotspot_ssid: str = ""
     hotspot_password: str = ""
     hardware: Mapping[str, Any] = field(default_factory=dict)
+    ai_cpu_budget: float = 0.5  # CPU seconds a player the table plays (Mister X) may think per move
+    ai_thinking: float = 1.5  # seconds before that player's move appears (it "thinks")
 
     @property
     def store_path(self) -> Path:
@@ -79,8 +81,15 @@ def _get(section: Mapping[str, Any], name: str, key: str, kind: type, default: A
     return value
 
 
+def _seconds(table: Mapping[str, Any], key: str, default: float, least: float) -> float:
+    value = table.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int | float) or not least <= value <= 60:
+        raise ConfigError("config.value", f"[table] {key} must be {least} to 60 seconds", key=f"table.{key}")
+    return float(value)
+
+
 KEYS = {  # every key of the sections read here ([hardware] is checked by hardware.config)
-    "table": {"language", "data_dir"},
+    "table": {"language", "data_dir", "ai_cpu_budget", "ai_thinking"},
     "server": {"host", "port", "public_address"},
     "hotspot": {"ssid", "password"},
 }
@@ -99,6 +108,8 @@ def parse_config(data: Mapping[str, Any], path: Path | None = None) -> Config:
     if language not in LANGUAGES:
         raise ConfigError("config.language", f"language must be one of {', '.join(LANGUAGES)}", key="table.language")
     data_dir_raw = _get(table, "table", "data_dir", str, "")
+    budget = _seconds(table, "ai_cpu_budget", 0.5, 0.05)
+    thinking = _seconds(table, "ai_thinking", 1.5, 0.0)
     port = _get(server, "server", "port", int, DEFAULT_PORT)
     if not 0 <= port <= 65535:
         raise ConfigError("config.value", "[server] port must be 0..65535", key="server.port")
@@ -112,6 +123,8 @@ def parse_config(data: Mapping[str, Any], path: Path | None = None) -> Config:
         hotspot_ssid=_get(hotspot, "hotspot", "ssid", str, ""),
         hotspot_password=_get(hotspot, "hotspot", "password", str, ""),
         hardware=_section(data, "hardware"),
+        ai_cpu_budget=budget,
+        ai_thinking=thinking,
     )
 
 

@@ -49,7 +49,7 @@ LastAction = tuple[int, Any, tuple[Event, ...], str]
 
 
 # Where an intent came from (``Table.submit(..., source=...)``), for the screens' words.
-SOURCES = ("touchscreen", "table_link", "phone:<seat>", "input", "cli")
+SOURCES = ("touchscreen", "table_link", "phone:<seat>", "input", "cli", "table_player")
 
 
 class NoGame(CompanionError):

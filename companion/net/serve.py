@@ -16,6 +16,7 @@ import signal
 import sys
 from typing import TextIO
 
+from companion.app.autoplay import TablePlayer
 from companion.app.config import Config
 from companion.app.preferences import PREF_LANGUAGE, Preferences
 from companion.app.qr import phone_address, qr_terminal, seat_url
@@ -91,6 +92,8 @@ async def serve(config: Config, lock: WriterLock | None = None) -> None:
     store = Store(config.store_path)
     table = Table(store)
     await table.start()
+    player = TablePlayer(table, config.ai_thinking, config.ai_cpu_budget)  # e.g. Mister X played by the table
+    player.start()
     inputs: Box | None = None
     commands = CommandServer(table, lock)
     try:  # buttons, lights and tag readers from [hardware] (mode auto: simulated twins off a Pi)
@@ -127,6 +130,7 @@ async def serve(config: Config, lock: WriterLock | None = None) -> None:
         if inputs is not None:
             await inputs.aclose()
         await commands.close()
+        await player.stop()
         await table.stop()
         store.close()
         raise
@@ -159,6 +163,7 @@ async def serve(config: Config, lock: WriterLock | None = None) -> None:
         await runner.cleanup()
         await inputs.aclose()
         await commands.close()
+        await player.stop()
         await table.stop()
         store.close()
 

@@ -18,7 +18,18 @@ def test_the_example_configuration_parses_completely() -> None:
     assert (config.language, config.port, config.host) == ("en", 8080, "0.0.0.0")
     assert config.hardware["mode"] == "auto"
     text = EXAMPLE.read_text("utf-8")
-    for key in ("language", "data_dir", "host", "port", "public_address", "ssid", "password"):
+    assert (config.ai_cpu_budget, config.ai_thinking) == (0.5, 1.5)
+    for key in (
+        "language",
+        "data_dir",
+        "ai_cpu_budget",
+        "ai_thinking",
+        "host",
+        "port",
+        "public_address",
+        "ssid",
+        "password",
+    ):
         assert f"\n{key} = " in text
 
 
@@ -33,6 +44,11 @@ def test_the_example_configuration_parses_completely() -> None:
         ({"server": {"port": 70000}}, "config.value"),
         ({"server": {"port": True}}, "config.value"),
         ({"table": []}, "config.section"),
+        ({"table": {"ai_cpu_budget": 0}}, "config.value"),  # Mister X played by the table must get to think
+        ({"table": {"ai_cpu_budget": "1"}}, "config.value"),
+        ({"table": {"ai_thinking": -1}}, "config.value"),
+        ({"table": {"ai_thinking": 61}}, "config.value"),
+        ({"table": {"ai_thinking": True}}, "config.value"),
     ],
 )
 def test_mistakes_are_refused_with_a_code(data: dict[str, object], code: str) -> None:
@@ -55,3 +71,8 @@ def test_missing_and_broken_files(tmp_path: Path) -> None:
     config = load_config(good)
     assert config.language == "de" and config.data_dir == Path("~/games").expanduser()
     assert tomllib.loads(good.read_text())["table"]["language"] == "de"
+
+
+def test_the_table_players_settings() -> None:
+    config = parse_config({"table": {"ai_cpu_budget": 2, "ai_thinking": 0}})
+    assert (config.ai_cpu_budget, config.ai_thinking) == (2.0, 0.0)

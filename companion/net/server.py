@@ -25,7 +25,7 @@ from aiohttp import WSMsgType, web
 
 from companion.app.i18n import LANGUAGES, catalogue, error_text, language_name
 from companion.app.names import refusal_text
-from companion.app.seats import Claim, SeatLinks, redact
+from companion.app.seats import TABLE_SEAT, Claim, SeatLinks, redact
 from companion.app.table import Table
 from companion.core.errors import CompanionError
 from companion.core.jsonvalue import JSON, JSONObject
@@ -339,6 +339,11 @@ class PhoneServer:
         current = self.table.current
         if current is None or current.header.id != claim.game_id:
             await _send(ws, {"type": "error", "code": "link.not_open", "text": self._text("link.not_open")})
+            return None
+        if claim.seat != TABLE_SEAT and claim.seat not in current.game.rules.seats(current.game.state):
+            # A seat the game does not have (Mister X when the table plays him): nobody looks or acts as it.
+            log.info("refused a link from %s: game %s has no seat %s", address, claim.game_id, claim.seat)
+            await _send(ws, {"type": "error", "code": "link.invalid", "text": self._text("link.invalid")})
             return None
         own = self.seat_languages.get((claim.game_id, claim.seat))
         await _send(

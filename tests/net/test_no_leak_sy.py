@@ -6,6 +6,7 @@ reveal shows him, at a capture, or after the end."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import random
 import sys
@@ -15,9 +16,12 @@ from typing import Any
 import pytest
 from harness import lift_flood_limit, rig
 
+from companion.app.autoplay import TablePlayer
 from companion.app.seats import TABLE_SEAT
 from companion.core import Game, encode
-from companion.core.jsonvalue import JSON
+from companion.core.jsonvalue import JSON, JSONObject
+from companion.games.scotland_yard.model import XMoved
+from companion.games.scotland_yard.moves import x_singles
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "games" / "scotland_yard"))
 from sy_support import random_intent
@@ -102,5 +106,67 @@ def test_no_detective_or_table_connection_ever_sees_mister_x(
             assert checked > actions  # every client really got every state
             # Mister X's phone did see his station (the check above is about others only).
             assert any('"secret"' in raw for raw in phones["mrx"].received)
+
+    asyncio.run(scenario())
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("level", "seed"), [("easy", 4), ("normal", 5), ("hard", 6)])
+def test_with_mister_x_played_by_the_table_no_connection_ever_sees_him(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, level: str, seed: int
+) -> None:
+    """The table's Mister X has no seat: no link is offered for him, a link made by hand for his seat
+    is refused at once (no view, no move), nobody else can move him, and every detective phone and
+    the table link see only what a reveal shows."""
+    lift_flood_limit(monkeypatch)
+    config = {**CONFIG, "mister_x_ai": level}
+
+    async def scenario() -> None:
+        async with rig(tmp_path, "scotland_yard", config) as r:
+            game = r.table.game
+            assert game is not None
+            player = TablePlayer(r.table, thinking=0, cpu_budget=None)
+            player.start()
+            seats = [*game.rules.seats(game.state), TABLE_SEAT]
+            assert "mrx" not in seats
+            phones = await r.connect_all(seats)
+            intruder = await r.phone(r.tokens(["mrx"])["mrx"])  # a link no screen offers, made by hand
+            refused = await intruder.recv()
+            assert (refused["type"], refused["code"]) == ("error", "link.invalid"), refused
+            rng = random.Random(seed)
+            actions = 0
+            while game.outcome() is None and actions < 400:
+                if game.state.phase == "x":  # the table thinks; nobody may move him
+                    ticket, dests = next(iter(x_singles(game.state).items()))  # a legal move (test side only)
+                    move: JSONObject = {"kind": "sy.x_move", "ticket": ticket, "station": dests[0]}
+                    for who in (TABLE_SEAT, "d1"):  # (or he has moved already: not his turn any more)
+                        refused = await phones[who].intent(game.seq, move)
+                        assert refused["type"] == "refused", refused
+                    await player.idle()
+                    continue
+                intent, actor = random_intent(game, rng, chase=0.6, double=0.3)
+                who = TABLE_SEAT if actor.is_table else actor.seat
+                assert who is not None
+                reply = await phones[who].intent(game.seq, {"kind": intent.kind, **encode(intent)})  # type: ignore[dict-item]
+                assert reply["type"] == "ack", reply
+                actions += 1
+            assert game.outcome() is not None, "the game should end"
+            assert any(isinstance(e.event, XMoved) for e in game.entries), "the table moved Mister X"
+            for phone in phones.values():
+                seen = [json.loads(m) for m in phone.received]
+                if not any(m["type"] == "state" and m["seq"] == game.seq for m in seen):
+                    await phone.until("state", seq=game.seq)
+            states = {n: Game(game.rules, game.config, game.seed, game.entries[:n]).state for n in range(game.seq + 1)}
+            checked = 0
+            for seat, phone in phones.items():
+                for raw in phone.received:
+                    check_public(json.loads(raw), states, seat)
+                    checked += 1
+            assert checked > actions
+            with contextlib.suppress(TimeoutError):
+                while not (await intruder.recv(timeout=0.5))["type"].startswith("<"):
+                    pass  # everything the server ever sent that connection, until it closed
+            assert [json.loads(raw)["type"] for raw in intruder.received] == ["error"], intruder.received
+            await player.stop()
 
     asyncio.run(scenario())

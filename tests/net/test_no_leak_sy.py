@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from harness import lift_flood_limit, rig
+from harness import Phone, lift_flood_limit, rig
 
 from companion.app.autoplay import TablePlayer
 from companion.app.seats import TABLE_SEAT
@@ -65,6 +65,23 @@ def check_public(message: dict[str, Any], states: dict[int, Any], who: str) -> N
             assert over or field["reveal"], f"{who} saw a hidden log field {field}"
 
 
+async def check_all_received(game: Game[Any], phones: dict[str, Phone], actions: int) -> None:
+    """Once the last state has arrived everywhere, every message each of ``phones`` (none of them
+    Mister X's) ever received passes :func:`check_public`."""
+    for phone in phones.values():
+        seen = [json.loads(m) for m in phone.received]
+        if not any(m["type"] == "state" and m["seq"] == game.seq for m in seen):
+            await phone.until("state", seq=game.seq)
+    # Every state the game passed through, from the log (debug knowledge, test side only).
+    states = {n: Game(game.rules, game.config, game.seed, game.entries[:n]).state for n in range(game.seq + 1)}
+    checked = 0
+    for seat, phone in phones.items():
+        for raw in phone.received:
+            check_public(json.loads(raw), states, seat)
+            checked += 1
+    assert checked > actions  # every client really got every state
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_no_detective_or_table_connection_ever_sees_mister_x(
@@ -88,22 +105,7 @@ def test_no_detective_or_table_connection_ever_sees_mister_x(
                 assert reply["type"] == "ack", reply
                 actions += 1
             assert game.outcome() is not None, "the random game should end"
-            # Let the last states arrive everywhere.
-            for phone in phones.values():
-                seen = [json.loads(m) for m in phone.received]
-                if not any(m["type"] == "state" and m["seq"] == game.seq for m in seen):
-                    await phone.until("state", seq=game.seq)
-
-            # Every state the game passed through, from the log (debug knowledge, test side only).
-            states = {n: Game(game.rules, game.config, game.seed, game.entries[:n]).state for n in range(game.seq + 1)}
-            checked = 0
-            for seat, phone in phones.items():
-                if seat == "mrx":
-                    continue
-                for raw in phone.received:
-                    check_public(json.loads(raw), states, seat)
-                    checked += 1
-            assert checked > actions  # every client really got every state
+            await check_all_received(game, {s: p for s, p in phones.items() if s != "mrx"}, actions)
             # Mister X's phone did see his station (the check above is about others only).
             assert any('"secret"' in raw for raw in phones["mrx"].received)
 
@@ -152,17 +154,7 @@ def test_with_mister_x_played_by_the_table_no_connection_ever_sees_him(
                 actions += 1
             assert game.outcome() is not None, "the game should end"
             assert any(isinstance(e.event, XMoved) for e in game.entries), "the table moved Mister X"
-            for phone in phones.values():
-                seen = [json.loads(m) for m in phone.received]
-                if not any(m["type"] == "state" and m["seq"] == game.seq for m in seen):
-                    await phone.until("state", seq=game.seq)
-            states = {n: Game(game.rules, game.config, game.seed, game.entries[:n]).state for n in range(game.seq + 1)}
-            checked = 0
-            for seat, phone in phones.items():
-                for raw in phone.received:
-                    check_public(json.loads(raw), states, seat)
-                    checked += 1
-            assert checked > actions
+            await check_all_received(game, phones, actions)
             with contextlib.suppress(TimeoutError):
                 while not (await intruder.recv(timeout=0.5))["type"].startswith("<"):
                     pass  # everything the server ever sent that connection, until it closed

@@ -89,7 +89,7 @@ def test_the_table_plays_a_whole_game_as_mister_x_through_the_table_and_the_stor
         loaded = load_game(table.store, gid)
         assert loaded.game.state == state
         x_actions = [e.action for e in loaded.game.entries if isinstance(e.event, XMoved) and e.seq == e.action]
-        assert x_actions and all(loaded.sources[a] == autoplay.SOURCE for a in x_actions)
+        assert x_actions and all(loaded.source(a) == autoplay.SOURCE for a in x_actions)
         # Reveals: the public view showed him after fields 3, 8, 13, 18 (24) and never otherwise.
         for message in seen:
             view = message.get("view")

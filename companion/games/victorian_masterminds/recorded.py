@@ -47,7 +47,7 @@ from companion.games.victorian_masterminds.events import (
     TurnEnded,
 )
 from companion.games.victorian_masterminds.model import VMState
-from companion.games.victorian_masterminds.summary import SUMMARY
+from companion.games.victorian_masterminds.summary import SUMMARY, seat_word
 
 INTENTS: KindCodec[Intent] = KindCodec(INTENT_CLASSES)
 
@@ -122,4 +122,9 @@ def describe_action(state: VMState, events: tuple[Event, ...], audience: Audienc
     intent, _actor = found[0]
     encoded = INTENTS.encode(intent)
     assert isinstance(encoded, dict)
-    return SUMMARY.did(encoded)
+    line = SUMMARY.did(encoded)
+    seat = line.params.get("seat")
+    if isinstance(seat, str):  # the player by colour, as at the table ("Red placed …", never "p1 placed …")
+        colour = next((p.colour for p in state.players if p.seat == seat), "")
+        line = Line(line.code, {**line.params, "seat": seat_word(seat, colour)}, line.indent)
+    return line

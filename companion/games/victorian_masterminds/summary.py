@@ -23,7 +23,11 @@ def _colour(colour: str) -> JSONObject:
 
 
 def _who(view: JSONObject, seat: str) -> JSONObject:
-    colour = _colour_of(view, seat)
+    return seat_word(seat, _colour_of(view, seat))
+
+
+def seat_word(seat: str, colour: str) -> JSONObject:
+    """A seat in words: its colour, or "seat p3" for a seat without one."""
     return _colour(colour) if colour else t("vm.sum.seat", seat=seat)
 
 

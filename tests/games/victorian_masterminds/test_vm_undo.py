@@ -7,8 +7,10 @@ from __future__ import annotations
 import pytest
 from vm_helpers import adjust, new_table, outcomes, seat, settle, turn
 
+from companion.app.readable import phrase
 from companion.core import TABLE, UndoRefused
 from companion.core import Undo as UndoIntent
+from companion.games.victorian_masterminds import RULES
 from companion.games.victorian_masterminds.events import (
     AnswerHenchman,
     ChooseBuilding,
@@ -151,3 +153,13 @@ def test_the_final_resolution_and_the_end_may_be_taken_back_by_the_table() -> No
     assert t.game.outcome() is None and t.s.resolution is not None and t.s.resolution.city == "rome"
     t.do(Reveal("saboteur"))
     assert t.game.outcome() is not None
+
+
+def test_the_action_an_undo_takes_back_names_the_player_by_colour() -> None:
+    """The undo button and "what happened meanwhile" name the last action in the table's words: the
+    player by colour ("Red placed …"), never by the seat's internal name ("p1 placed …")."""
+    t = new_table(3)
+    t.place("p1", "paris")
+    line = RULES.describe_action(t.game.state_before_last(), tuple(e.event for e in t.game.last_action()), TABLE)
+    assert phrase(line.code, line.params, "en") == "Red placed an agent in Paris."
+    assert phrase(line.code, line.params, "de") == "Rot hat einen Komplizen in Paris platziert."

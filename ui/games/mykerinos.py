@@ -118,7 +118,7 @@ class TableView(base.TableView):
 
     def announcement(self, msg: JSONObject) -> str:
         winners = [self.colour_name(txt(w)) for w in seq_of(obj(obj(msg.get("view")).get("result")).get("winners"))]
-        return self.t("ui.myk.winner", players=" & ".join(winners)) if winners else ""
+        return self.t("ui.myk.winner", players=" & ".join(winners), count=len(winners)) if winners else ""
 
     def zone_where(self) -> str:
         """Where the zone under survey lies on the table: "Zone 3 of 4 · row 2, left"."""

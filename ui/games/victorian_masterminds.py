@@ -151,7 +151,7 @@ class TableView(base.TableView):
     def announcement(self, msg: JSONObject) -> str:
         v = obj(msg.get("view"))
         winners = [self._label_in(v, txt(w)) for w in seq_of(obj(v.get("result")).get("winners"))]
-        return self.t("ui.vm.winner", players=" & ".join(winners)) if winners else ""
+        return self.t("ui.vm.winner", players=" & ".join(winners), count=len(winners)) if winners else ""
 
     def half_done(self) -> bool:
         return self.recycling is not None

@@ -16,6 +16,7 @@ from typing import Any
 from kivy.metrics import dp
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.widget import Widget
+from kivy.utils import escape_markup
 
 from companion.core.jsonvalue import JSON, JSONObject
 from ui import theme
@@ -580,6 +581,20 @@ class TableView(base.TableView):
             intent = {"kind": "vm.place", "seat": active, "city": city, "agent": None, "recycle": False}
         self.send(intent)
 
+    def reward_dialog(self) -> None:
+        """The mission is met but its reward was never entered: the chaos points printed on its card."""
+        dialog = Dialog(self.t("ui.vm.met_reward_note"))
+        for reward in (2, 3, 4):
+
+            def chosen(r: int = reward) -> None:
+                dialog.dismiss()
+                self.send({"kind": "vm.henchman", "met": True, "reward": r, "label": None})
+
+            label = self.t("ui.vm.met_reward", reward=reward)
+            dialog.add_button(Btn(label, chosen, tid=f"vm.henchman.yes.{reward}", colour=theme.GOOD))
+        dialog.add_button(Btn(self.t("ui.cancel"), dialog.dismiss, tid="confirm.no"))
+        dialog.open()
+
     def capture(self, action: JSONObject, seat: str) -> None:
         box = fit_height(vbox(spacing=dp(6)))
         dialog = Dialog(self.t("ui.vm.capture_which", player=self.seat_label(seat)), scroll(box))
@@ -618,8 +633,9 @@ class TableView(base.TableView):
             seat = txt(a.get("seat"))
             agent = a.get("agent")
             label = self.name("agent", txt(agent)) if isinstance(agent, str) else "?"
-            if a.get("cancelled"):
-                label += " " + self.t("ui.vm.sabotaged")
+            short = ""
+            if a.get("cancelled"):  # "Daredevil (sabotaged)", or the name struck through where that is too long
+                label, short = escape_markup(f"{label} {self.t('ui.vm.sabotaged')}"), f"[s]{escape_markup(label)}[/s]"
             current = i == index
             chip = Chip(
                 label,
@@ -627,6 +643,8 @@ class TableView(base.TableView):
                 theme.on_player_colour(self.colour_of(seat)),
                 size=dp(14),
                 bold=current,
+                short=short,
+                markup=bool(short),
             )
             chip.opacity = 0.55 if a.get("done") else 1.0
             chip.tid = f"vm.resolve.{i}"
@@ -685,17 +703,17 @@ class TableView(base.TableView):
                 label = self.name("building", b) if b else self.t("ui.vm.no_building")
                 answer(label, {"kind": "vm.choose_building", "building": b}, f"vm.building.{b or 'none'}")
         if "vm.henchman" in acts:
-            if acts["vm.henchman"].get("reward_needed"):
-                box.add_widget(
-                    Lbl(self.t("ui.vm.met_reward_note"), size=theme.FONT_SMALL, colour=theme.MUTED, wrap=True)
-                )
-                for reward in (2, 3, 4):  # the mission card's printed reward, asked only when unknown
-                    answer(
-                        self.t("ui.vm.met_reward", reward=reward),
-                        {"kind": "vm.henchman", "met": True, "reward": reward, "label": None},
-                        f"vm.henchman.yes.{reward}",
-                        theme.GOOD,
+            if acts["vm.henchman"].get("reward_needed"):  # the mission card's printed reward: asked when met
+                answers.append(
+                    Btn(
+                        self.t("ui.vm.met"),
+                        self.reward_dialog,
+                        tid="vm.henchman.yes",
+                        size=theme.FONT_SMALL,
+                        height=theme.TOUCH_SMALL,
+                        colour=theme.GOOD,
                     )
+                )
             else:
                 answer(
                     self.t("ui.vm.met"),

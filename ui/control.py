@@ -157,18 +157,19 @@ def overflow(label: Label) -> str:
     probe.options["shorten"] = False
     probe.render()
     width, height = probe._internal_size
-    room_w = float(box_w if box_w is not None else label.width)
     pad_x = core.options["padding"][0] + core.options["padding"][2]
     pad_y = core.options["padding"][1] + core.options["padding"][3]
-    if label.shorten and width - pad_x > room_w + 1:
+    room_w = float(box_w if box_w is not None else label.width) - pad_x  # the text's room: inside the padding
+    width -= pad_x
+    if label.shorten and width > room_w + 1:
         return f"shortened: needs {width:.0f} px, has {room_w:.0f}"
     words = [w for w in text.replace("\u00ad", "").split() if w] if not label.markup else []
     widest = max((probe.get_extents(w)[0] for w in words), default=0)
     if widest > room_w + 1:
         return f"a word needs {widest:.0f} px, the box has {room_w:.0f}"
-    room_h = float(box_h if box_h is not None else label.height)
-    if height - pad_y > max(room_h, label.height) + 1:
-        return f"lines cut off: needs {height:.0f} px high, has {max(room_h, label.height):.0f}"
+    room_h = max(float(box_h if box_h is not None else label.height), label.height) - pad_y
+    if height - pad_y > room_h + 1:
+        return f"lines cut off: needs {height - pad_y:.0f} px high, has {room_h:.0f}"
     return ""
 
 

@@ -75,7 +75,14 @@ class GameScreen(Page):
             self.header_button(self.t("ui.home"), lambda: self.app.go("start"), "game.home", width=dp(104))
         )
         self.header.add_widget(
-            Lbl(self.title(), size=theme.FONT_BIG, bold=True, one_line=True, padding=(dp(8), 0), tid="game.status")
+            Lbl(
+                self.title(),
+                size=theme.FONT_BIG,
+                bold=True,
+                fit=theme.FONT_SMALL,
+                padding=(dp(8), 0),
+                tid="game.status",
+            )
         )
         if self.msg.get("can_undo") is True:
             self.header.add_widget(
@@ -148,7 +155,9 @@ class EndScreen(Page):
         self.header.add_widget(
             self.header_button(self.t("ui.home"), lambda: self.app.go("start"), "end.home", width=dp(104))
         )
-        self.header.add_widget(Lbl(self.title(), size=theme.FONT_BIG, bold=True, one_line=True, padding=(dp(8), 0)))
+        self.header.add_widget(
+            Lbl(self.title(), size=theme.FONT_BIG, bold=True, fit=theme.FONT_SMALL, padding=(dp(8), 0))
+        )
         if self.msg.get("can_undo") is True:
             self.header.add_widget(
                 self.header_button(

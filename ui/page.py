@@ -70,7 +70,9 @@ class Page(Screen):
                     size=theme.FONT,
                 )
             )
-        self.header.add_widget(Lbl(self.title(), size=theme.FONT_BIG, bold=True, one_line=True, padding=(dp(8), 0)))
+        self.header.add_widget(
+            Lbl(self.title(), size=theme.FONT_BIG, bold=True, fit=theme.FONT_SMALL, padding=(dp(8), 0))
+        )
         for action in self.actions():
             self.header.add_widget(action)
 

@@ -76,7 +76,9 @@ def _background(widget: Widget, colour: RGBA, radius: float = 8.0, border: RGBA 
 
 class Lbl(Label):
     """A label that never spills: it wraps to its width (``wrap=True`` also grows its height to
-    fit) or shortens with an ellipsis when it must stay one line."""
+    fit) or shortens with an ellipsis when it must stay one line. ``fit`` (a smallest font size) lets a
+    one-line text that is too long get smaller first, then take two lines at that size, and only then
+    be shortened (a header whose title is a game's name and date)."""
 
     tid = StringProperty("")
 
@@ -91,13 +93,16 @@ class Lbl(Label):
         wrap: bool = False,
         one_line: bool = False,
         tid: str = "",
+        fit: float | None = None,
         **kwargs: Any,
     ) -> None:
         text, markup = drawable(text)
         kwargs.setdefault("markup", markup)
         super().__init__(text=text, font_size=size, color=colour, bold=bold, halign=halign, valign=valign, **kwargs)
         self.tid = tid
-        if one_line:
+        if fit is not None:
+            self.bind(size=lambda *_: self._fit(size, fit), text=lambda *_: self._fit(size, fit))
+        elif one_line:
             self.shorten = True
             self.shorten_from = "right"
             self.bind(size=lambda *_: setattr(self, "text_size", (self.width, self.height)))
@@ -107,6 +112,31 @@ class Lbl(Label):
             self.bind(texture_size=lambda *_: setattr(self, "height", self.texture_size[1] + dp(4)))
         else:
             self.bind(size=lambda *_: setattr(self, "text_size", (self.width, self.height)))
+
+    def _measure(self, size: float, width: float | None) -> tuple[float, float]:
+        """The text's width and height at font ``size``, wrapped at ``width`` (``None``: one line)."""
+        core = self._label
+        probe = type(core)(**{**core.options, "text": self.text, "font_size": size, "text_size": (width, None)})
+        probe.options["shorten"] = False
+        probe.render()
+        pad = core.options["padding"]
+        w, h = probe._internal_size
+        return w - pad[0] - pad[2], h - pad[1] - pad[3]
+
+    def _fit(self, largest: float, smallest: float) -> None:
+        if self._label is None or self.width <= 1 or not self.text:
+            return
+        pad = self._label.options["padding"]
+        room_w, room_h = self.width - pad[0] - pad[2], self.height - pad[1] - pad[3]
+        size = largest
+        while size > smallest and self._measure(size, None)[0] > room_w:
+            size = max(smallest, size - dp(1))
+        one_line = self._measure(size, None)[0] <= room_w
+        two_lines = not one_line and self._measure(size, self.width)[1] <= room_h
+        self.font_size = size
+        self.shorten = not two_lines  # still too long for two lines: shortened with an ellipsis
+        self.shorten_from = "right"
+        self.text_size = (self.width, self.height)
 
 
 class Btn(Button):

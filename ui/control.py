@@ -15,7 +15,7 @@ JSON object per line out. Commands:
 - ``{"cmd": "info"}`` → the phone server's address and port, the game id.
 - ``{"cmd": "submit", "intent": {...}}`` → the same path a widget uses (refusals go to the toast).
 - ``{"cmd": "clipped"}`` → every text on screen (or in a scroll view) that does not fit its place
-  (see :func:`overflow`).
+  (see :func:`overflow`), and every box whose contents do not fit it (see :func:`crowded`).
 """
 
 from __future__ import annotations
@@ -33,6 +33,7 @@ from kivy.base import EventLoop
 from kivy.clock import Clock
 from kivy.core.window import Window
 from kivy.input.motionevent import MotionEvent
+from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 from kivy.uix.modalview import ModalView
 from kivy.uix.scrollview import ScrollView
@@ -173,6 +174,17 @@ def overflow(label: Label) -> str:
     return ""
 
 
+def crowded(box: BoxLayout) -> str:
+    """Why ``box``'s fixed-size children do not fit it, or "" when they do: a box laid out top to
+    bottom pushes what does not fit out over its top edge (over the header), side by side over its
+    right edge — every label inside may fit while the panel as a whole does not."""
+    if box.orientation == "vertical" and box.minimum_height > box.height + 1:
+        return f"crowded: needs {box.minimum_height:.0f} px high, has {box.height:.0f}"
+    if box.orientation == "horizontal" and box.minimum_width > box.width + 1:
+        return f"crowded: needs {box.minimum_width:.0f} px wide, has {box.width:.0f}"
+    return ""
+
+
 class Control:
     def __init__(self, app: CompanionApp) -> None:
         self.app = app
@@ -297,6 +309,11 @@ class Control:
                         why = overflow(w)
                         if why:
                             found.append({"text": w.text, "tid": getattr(w, "tid", ""), "why": why})
+                    elif isinstance(w, BoxLayout) and shown and not covered(w):
+                        why = crowded(w)
+                        if why:
+                            words = next((plain(x.text) for x in walk(w) if isinstance(x, Label) and x.text), "")
+                            found.append({"text": words, "tid": getattr(w, "tid", ""), "why": why})
             return {"ok": True, "clipped": found}
         if cmd == "frames":
             await next_frames(int(request.get("count", 1)))

@@ -157,7 +157,11 @@ class TableView(base.TableView):
         players = obj(v.get("players"))
         general = obj(v.get("general"))
         turn = txt(obj(v.get("turn")).get("seat"))
-        box = Panel(orientation="vertical", size_hint_x=None, width=dp(372), padding=dp(6), spacing=dp(3))
+        seats = [txt(s) for s in seq_of(v.get("seats"))]
+        four = len(seats) > 3  # four rows, the pass track and the supply fit the panel only a little closer
+        box = Panel(
+            orientation="vertical", size_hint_x=None, width=dp(372), padding=dp(6), spacing=dp(2) if four else dp(3)
+        )
         head = hbox(
             Lbl("", size_hint_x=None, width=dp(76)),
             *(
@@ -177,7 +181,7 @@ class TableView(base.TableView):
             height=dp(18),
         )
         box.add_widget(head)
-        for seat in (txt(s) for s in seq_of(v.get("seats"))):
+        for seat in seats:
             p = obj(players.get(seat))
             supply = str(num(p.get("supply")))
             if "neutral_supply" in p:
@@ -229,7 +233,7 @@ class TableView(base.TableView):
                 Lbl(supply, halign="center", size_hint_x=None, width=dp(60), one_line=True, tid=f"myk.supply.{seat}"),
                 chips,
                 size_hint_y=None,
-                height=dp(30),
+                height=dp(27) if four else dp(30),
             )
             box.add_widget(row)
         track = [seq_of(t) for t in seq_of(v.get("pass_track"))]

@@ -236,7 +236,7 @@ class TableView(base.TableView):
             size_hint_y=None,
             height=theme.TOUCH_SMALL,
         )
-        grid = autogrid(3, (dp(6), dp(2)), row_force_default=True, row_default_height=dp(26))
+        grid = autogrid(3, (dp(6), dp(2)), row_force_default=True, row_default_height=dp(24))
         index = num(r.get("index"))
         for i, a in enumerate(seq_of(r.get("agents"))):
             a = obj(a)
@@ -260,7 +260,8 @@ class TableView(base.TableView):
                 Lbl(loot, size=dp(14), one_line=True, size_hint_x=None, width=dp(180), tid=f"vm.step.{i}.loot")
             )
             grid.add_widget(Lbl(ability, size=dp(14), one_line=True, tid=f"vm.step.{i}.ability"))
-        panel = Panel(head, grid, Widget(), orientation="vertical", padding=dp(4), spacing=dp(2))
+        # a stack taller than three (a Steam Mole's agent beneath) scrolls instead of pushing the title up
+        panel = Panel(head, scroll(grid), orientation="vertical", padding=dp(4), spacing=dp(2))
         panel.tid = "vm.stack"
         return panel
 
@@ -551,13 +552,15 @@ class TableView(base.TableView):
                         partial(self.start_recycle, a),
                         tid=f"vm.recycle.{a}",
                         width=dp(120),
+                        height=theme.TOUCH_SMALL,
                         size=theme.FONT_SMALL,
                     )
                     for a in recycle
                 )
             )
         box.add_widget(Widget())
-        box.add_widget(Lbl(self.last_log(), size=theme.FONT_SMALL, colour=theme.MUTED, wrap=True, tid="vm.last"))
+        if not recycle and not self.view.get("extra_turn"):  # the panel has room for what happened last
+            box.add_widget(Lbl(self.last_log(), size=theme.FONT_SMALL, colour=theme.MUTED, wrap=True, tid="vm.last"))
         return box
 
     def start_recycle(self, agent: str) -> None:

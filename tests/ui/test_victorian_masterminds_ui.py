@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from driver import AppProcess
 
+from companion.app.i18n import text
+
 
 def test_victorian_masterminds_stack_resolution(app: AppProcess) -> None:
     app.tap("start.new")
@@ -76,6 +78,24 @@ def test_victorian_masterminds_stack_resolution(app: AppProcess) -> None:
     app.tap("new.start")  # no need to enter it again
     app.wait_screen("game")
     assert app.state()["toast"] == ""
+
+    # A Henchman whose mission card was never entered: "met" asks for the reward printed on the card
+    # (in a dialog: beside the stack's row, the question and the answers, the panel has no room left).
+    app.tap("vm.start")
+    app.tap("vm.place.paris")
+    app.tap("vm.place.paris")
+    app.tap("vm.reveal.henchman")
+    state = app.wait(lambda s: "vm.henchman.yes" in s["tids"], what="the mission's question")
+    assert "vm.henchman.yes.3" not in state["tids"] and "vm.henchman.no" in state["tids"]
+    assert app.clipped() == []  # the city row stays below the header
+    app.screenshot("vm_table_henchman")
+    app.tap("vm.henchman.yes")
+    state = app.wait(lambda s: s["dialog"] and "vm.henchman.yes.3" in s["tids"], what="the reward")
+    assert text("ui.vm.met_reward_note", None, "en", ("ui",)) in state["texts"]
+    app.screenshot("vm_table_henchman_reward")
+    app.tap("vm.henchman.yes.3")
+    state = app.wait(lambda s: not s["dialog"] and "vm.reveal.gunner" in s["tids"], what="Blue's reveal")
+    assert state["tids"]["vm.step.0.ability"]["text"] == "mission completed: 3 points"
 
 
 def test_victorian_masterminds_order_steam_mole_undo_and_the_whole_stack(app: AppProcess) -> None:

@@ -545,23 +545,47 @@ class TableView(base.TableView):
         recycle = [txt(a) for a in seq_of(place.get("recycle"))]
         if recycle:
             box.add_widget(Lbl(self.t("ui.vm.recycle"), size=theme.FONT_SMALL, colour=theme.MUTED, wrap=True))
-            box.add_widget(
-                flow(
+            if len(recycle) <= 3:  # one row of buttons
+                buttons = [self.recycle_button(a) for a in recycle]
+            else:  # more than a row holds: chosen in a dialog
+                buttons = [
                     Btn(
-                        self.name("agent", a),
-                        partial(self.start_recycle, a),
-                        tid=f"vm.recycle.{a}",
-                        width=dp(120),
+                        self.t("ui.vm.recycle_choose"),
+                        partial(self.recycle_dialog, recycle),
+                        tid="vm.recycle.choose",
+                        width=dp(240),
                         height=theme.TOUCH_SMALL,
                         size=theme.FONT_SMALL,
                     )
-                    for a in recycle
-                )
-            )
+                ]
+            box.add_widget(hbox(*buttons, Widget(), size_hint_y=None, height=theme.TOUCH_SMALL, spacing=dp(6)))
         box.add_widget(Widget())
         if not recycle and not self.view.get("extra_turn"):  # the panel has room for what happened last
             box.add_widget(Lbl(self.last_log(), size=theme.FONT_SMALL, colour=theme.MUTED, wrap=True, tid="vm.last"))
         return box
+
+    def recycle_button(self, agent: str, then: Callable[[], object] | None = None) -> Btn:
+        def chosen() -> None:
+            if then is not None:
+                then()
+            self.start_recycle(agent)
+
+        return Btn(
+            self.name("agent", agent),
+            chosen,
+            tid=f"vm.recycle.{agent}",
+            width=dp(120),
+            height=theme.TOUCH_SMALL,
+            size=theme.FONT_SMALL,
+        )
+
+    def recycle_dialog(self, agents: list[str]) -> None:
+        box = flow(spacing=dp(6))
+        dialog = Dialog(self.t("ui.vm.recycle"), box)
+        for agent in agents:
+            box.add_widget(self.recycle_button(agent, dialog.dismiss))
+        dialog.add_button(Btn(self.t("ui.cancel"), dialog.dismiss, tid="confirm.no"))
+        dialog.open()
 
     def start_recycle(self, agent: str) -> None:
         self.redraw(recycling=agent)

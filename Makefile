@@ -1,8 +1,9 @@
-# The two commands a table or a developer needs:
+# The two commands a table or a developer needs (both work on a fresh Debian 12 / Raspberry Pi OS
+# machine with only Python 3.11+ and apt):
 #   make run   - set everything up and start the touchscreen app (simulated hardware off the Pi)
 #   make test  - set everything up and run the whole test suite (lint, types, tests)
+# Measuring, by hand:
 #   make bench - measure the performance ratios (benchmarks/bench.py; BENCH_ARGS="--dir /mnt/sd" etc.)
-# Both work on a fresh Debian 12 / Raspberry Pi OS machine with only Python 3.11+ and apt.
 
 PYTHON ?= python3
 VENV ?= .venv

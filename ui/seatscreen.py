@@ -13,7 +13,7 @@ from kivy.metrics import dp
 from kivy.uix.image import Image
 from kivy.uix.widget import Widget
 
-from companion.app.seats import SeatLink
+from companion.app.seats import TABLE_SEAT, SeatLink
 from ui import theme
 from ui.page import Page
 from ui.widgets import Btn, Lbl, Panel, confirm, fit_height, hbox, scroll, vbox
@@ -241,7 +241,11 @@ class SeatsScreen(Page):
             self.qr_texture = None
         if self.manager is not None and self.manager.current == self.name:
             self.refresh()
-            self.app.toast.show(self.t("ui.seats.joined_now", seat=self.seat_label(seat)), "good", 3.0)
+            if seat == TABLE_SEAT:  # the public table screen, opened from the host page: no seat's name
+                words = self.t("ui.seats.table_now")
+            else:
+                words = self.t("ui.seats.joined_now", seat=self.seat_label(seat))
+            self.app.toast.show(words, "good", 3.0)
 
     def release(self, seat: str) -> None:
         confirm(

@@ -78,7 +78,7 @@ class TableView(base.TableView):
     def __init__(self, app: Any, **kwargs: Any) -> None:
         super().__init__(app, **kwargs)
         self.counts: dict[str, int] = {}  # the zone counts being entered
-        self.counts_zone: int | None = None
+        self.counts_zone: tuple[int, int, int] | None = None  # (game, season, zone) they are for
         self.room_for: str | None = None  # "museum" or "sir_brown": the next tap on a legal room
         self.patron_order: list[str] = []  # patrons entered by hand for wings 1..5
         self.drew_start = False  # "Draw the start player" was tapped: say who was drawn once it is known
@@ -144,7 +144,12 @@ class TableView(base.TableView):
             self.room_for = None
         counting = "myk.zone_counts" in acts
         if counting:
-            zone = num(acts["myk.zone_counts"].get("zone"))
+            # every season counts zones 1, 2, ... again: a new season's zone starts from nothing
+            zone = (
+                num(self.msg.get("game_id")),
+                num(self.view.get("season")),
+                num(acts["myk.zone_counts"].get("zone")),
+            )
             if self.counts_zone != zone:
                 self.counts_zone, self.counts = zone, {}
         top = hbox(self.players_panel(), self.action_panel(acts), size_hint_y=None, height=dp(196))

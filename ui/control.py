@@ -14,6 +14,7 @@ JSON object per line out. Commands:
 - ``{"cmd": "screenshot", "path": "/abs/file.png"}`` → the next drawn frame as a PNG.
 - ``{"cmd": "info"}`` → the phone server's address and port, the game id.
 - ``{"cmd": "submit", "intent": {...}}`` → the same path a widget uses (refusals go to the toast).
+- ``{"cmd": "toasts"}`` → every toast shown (text, kind) since the last time it was asked.
 - ``{"cmd": "clipped"}`` → every text on screen (or in a scroll view) that does not fit its place
   (see :func:`overflow`), and every box whose contents do not fit it (see :func:`crowded`).
 """
@@ -188,6 +189,23 @@ def crowded(box: BoxLayout) -> str:
 class Control:
     def __init__(self, app: CompanionApp) -> None:
         self.app = app
+        self.toasts: list[dict[str, str]] = []  # every toast shown since the last {"cmd": "toasts"}
+        self.watching = False
+
+    def watch_toasts(self) -> None:
+        """Note every toast the app shows (once it has its toast), so a test sees also those that
+        came and went between two looks."""
+        toast = getattr(self.app, "toast", None)
+        if self.watching or toast is None:
+            return
+        self.watching = True
+        shown = toast.show
+
+        def show(message: str, kind: str = "error", seconds: float = 5.0) -> None:
+            self.toasts.append({"text": message, "kind": kind})
+            shown(message, kind, seconds)
+
+        toast.show = show
 
     def state(self) -> dict[str, Any]:
         tids: dict[str, Any] = {}
@@ -282,7 +300,11 @@ class Control:
         return {"ok": True, "path": path, "size": [width, height]}
 
     async def handle(self, request: dict[str, Any]) -> dict[str, Any]:
+        self.watch_toasts()
         cmd = request.get("cmd")
+        if cmd == "toasts":
+            found, self.toasts = self.toasts, []
+            return {"ok": True, "toasts": found}
         if cmd == "state":
             return {"ok": True, **self.state()}
         if cmd == "tap":

@@ -111,8 +111,9 @@ class Phone:
         """Everything a check needs in one round trip: the status, the notice and the page's words."""
         found: dict[str, Any] = self.page.evaluate(
             """() => { const n = document.querySelector('#notice');
-                       return { status: document.getElementById('status').dataset.state || '',
-                                notice: n.hidden ? '' : n.textContent, error: !n.hidden && n.className !== 'info',
+                       return { status: document.getElementById('status')?.dataset.state || '',
+                                notice: !n || n.hidden ? '' : n.textContent,
+                                error: !!n && !n.hidden && n.className !== 'info',
                                 body: document.body.innerText }; }"""
         )
         return found
@@ -140,8 +141,8 @@ class Phone:
 
     def wait_connected(self) -> None:
         self.wait(
-            "s => document.getElementById('status').dataset.state === 'connected'"
-            " && document.getElementById('status').textContent === s && window.C && C.state",
+            "s => document.getElementById('status')?.dataset.state === 'connected'"
+            " && document.getElementById('status')?.textContent === s && window.C && C.state",
             words("phone.connected", self.lang),
             what="connected",
         )
@@ -150,7 +151,7 @@ class Phone:
         """Its texts are ``lang``'s (the connection pill is a sure word)."""
         self.lang = lang
         self.wait(
-            "([l, s]) => document.documentElement.lang === l && document.getElementById('status').textContent === s",
+            "([l, s]) => document.documentElement.lang === l && document.getElementById('status')?.textContent === s",
             [lang, words("phone.connected", lang)],
             what=f"the page in {lang}",
         )
@@ -213,6 +214,8 @@ class Night:
         self.cut_off: list[str] = []  # texts cut off on the touchscreen, reported at the end of the evening
         for old in SHOTS.glob("*-night-*.png"):  # an earlier evening's pictures would mislead
             old.unlink()
+        self.seen: list[dict[str, str]] = []  # the touchscreen's toasts so far
+        self.checked = 0  # how many of them a check has looked at
         self.met = False  # a Henchman's mission was met at the table (its reward asked in a dialog)
         self.laps: list[tuple[str, float]] = []  # how long each stage took (printed at the end)
         self.began = time.monotonic()
@@ -226,11 +229,22 @@ class Night:
         for name in names:
             self.phones.pop(name).close()
 
+    def toasts(self) -> list[dict[str, str]]:
+        """Every toast the touchscreen has shown this evening (also those gone again)."""
+        self.seen += self.app.call({"cmd": "toasts"})["toasts"]
+        return self.seen
+
     def check(self, toast: str | None = None) -> dict[str, Any]:
         """Nothing on any screen says something went wrong unless expected; no traceback in the log."""
         state = self.app.state()
         if state["toast_kind"] == "error" and state["toast"]:
             assert state["toast"] == toast, f"the touchscreen shows an error: {state['toast']!r}"
+        new = self.toasts()[self.checked :]
+        self.checked = len(self.seen)
+        for shown in new:
+            assert shown["kind"] != "error" or shown["text"] == toast, f"the touchscreen showed an error: {shown}"
+            for pattern, what in ((RAW, "a code"), (SEAT_ID, "a seat's internal name")):
+                assert not pattern.search(shown["text"]), f"the touchscreen showed {what}: {shown}"
         for lang in ("en", "de"):
             assert ui_words("ui.error.unexpected", lang) not in state["texts"], state["texts"]
         for shown in [*state["texts"], state["toast"]]:

@@ -36,7 +36,7 @@ from typing import Any
 
 import pytest
 from driver import xvfb
-from night import ROOM, Night, NightApp, chromium_sync, ui_words, words
+from night import ROOM, Night, NightApp, chromium_sync, ui_words, until, words
 from test_scotland_yard_ui import decode_qr, distance, threatened
 
 from companion.app.i18n import text
@@ -89,11 +89,12 @@ def sy_join(n: Night) -> None:
     app.wait(lambda s: "seats.qr" in s["tids"], what="the host page's code")
     host = n.phone("host")
     host.open(decode_qr(app.screenshot("night-qr-host")))
-    host.wait("() => document.getElementById('status').dataset.state === 'connected'", what="the host page")
+    host.wait("() => document.getElementById('status')?.dataset.state === 'connected'", what="the host page")
     host.tap("[data-show='@table']")
     host.wait("() => document.querySelector(\"[data-showing='@table'] .qr-url\")", what="the table link")
     table = n.join("table", host.page.inner_text("[data-showing='@table'] .qr-url"))
-    app.wait(lambda s: s["toast"] == ui_words("ui.seats.table_now", "en"), what="the table screen opened, in words")
+    opened = ui_words("ui.seats.table_now", "en")  # the table screen opened, in words
+    until(lambda: any(t["text"] == opened for t in n.toasts()), what=opened)
     assert table.view()["mrx"]["station"] is None  # the public view: where Mister X is, nobody knows
 
     state = app.wait(
@@ -372,7 +373,7 @@ def power_cut(n: Night) -> None:
         n.phones[seat].wait_seq(before["seq"])
     app.kill()
     for seat in VM_SEATS:
-        n.phones[seat].wait("() => document.getElementById('status').dataset.state === 'reconnecting'")
+        n.phones[seat].wait("() => document.getElementById('status')?.dataset.state === 'reconnecting'")
     n.phones["p1"].shot("power-cut-p1")
     app.start()
     after = app.wait_screen("game")
@@ -385,7 +386,7 @@ def power_cut(n: Night) -> None:
         assert phone.state()["seq"] == before["seq"]
     for name in ("mrx", *DETECTIVES, "table"):  # the old game's phones stay as they were
         assert n.phones[name].status() == "closed"
-    n.phones["host"].wait("() => document.getElementById('status').dataset.state === 'connected'")
+    n.phones["host"].wait("() => document.getElementById('status')?.dataset.state === 'connected'")
     n.check()
     n.shoot("vm-after-restart", "p1")
     vm_step(n)  # and play goes on

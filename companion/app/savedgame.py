@@ -92,9 +92,8 @@ def load_game(store: Store, game_id: int) -> LoadedGame:
     read = EventReader(rules)
     key = fold_key(rules, header.config, header.seed)
     written = {action: text for action, version, text in found.checkpoints if version == key}
-    game = _folded(
-        lambda: Game.from_rows(rules, header.config, header.seed, found.events, read, read.undo_target, written)
-    )
+    markers = {seq: target for seq, body in found.maybe_markers if (target := read.undo_target(body)) is not None}
+    game = _folded(lambda: Game.from_rows(rules, header.config, header.seed, found.events, read, markers, written))
     return LoadedGame(header, game, checkpointed=frozenset(written), rows=found.events)
 
 

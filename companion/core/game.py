@@ -91,7 +91,7 @@ def _check_numbering(numbers: list[tuple[int, int]]) -> None:
 CHECKPOINT = 16  # the state before every 16th live action is kept, so an undo refolds at most 15
 
 
-@dataclass
+@dataclass(slots=True)
 class _Action:
     """One action that still counts: where its events are in the log and, on every CHECKPOINT-th,
     the state before it (``before``: the state, a :class:`_Written` one, or None until needed)."""
@@ -187,44 +187,47 @@ class Game(Generic[S]):
         seed: int,
         rows: Sequence[tuple[Any, ...]],
         decode: Callable[[Any], Event],
-        marker: Callable[[Any], int | None],
+        markers: Mapping[int, int],
         checkpoints: Mapping[int, str] | None = None,
     ) -> Game[S]:
         """A game from its stored rows ``(seq, action, stored event, ...)``, reading only what counts.
 
-        ``marker(stored)`` is the target of an undo marker, or None for any other event, found
-        without decoding it; ``decode(stored)`` makes the event (raising for a stored form that is
-        not one of the rules' events). ``checkpoints``: the state before an action (by its seq) as
-        :meth:`sealed` wrote it, for some of the actions that are a :data:`CHECKPOINT` apart. The
-        state is folded from the last checkpoint that unseals (one of another game, action or
-        version of the code, or changed in any way, is ignored); events below it, and the others,
-        are decoded when first asked for (an undo, a playthrough).
+        ``markers``: the target of every undo marker in the log, by the marker's seq (found without
+        decoding the other events); ``decode(stored)`` makes an event (raising for a stored form
+        that is not one of the rules' events). ``checkpoints``: the state before an action (by its
+        seq) as :meth:`sealed` wrote it, for some of the actions that are a :data:`CHECKPOINT`
+        apart. The state is folded from the last checkpoint that unseals (one of another game,
+        action or version of the code, or changed in any way, is ignored); events below it, and
+        the others, are decoded when first asked for (an undo, a playthrough). A log that is not
+        as a table writes it (a marker that is not the last action that counts, a marker missing
+        from ``markers``) is folded as written.
         """
         game = cls.__new__(cls)
         game.rules, game.config, game.seed = rules, config, seed
         game.start = rules.setup(config)
         game._entries = Log(rows, decode)
-        # One pass, as the table wrote the log: each marker takes back the last action that counts.
+        # Whole columns at a time: the numbering, then each action (its first event: its seq is
+        # its action) with its length; each marker takes back the last action that counts.
+        seqs = [row[0] for row in rows]
+        actions = [row[1] for row in rows]
+        if seqs != list(range(1, len(rows) + 1)) or any(
+            a != s and a != p for s, a, p in zip(seqs, actions, [0, *actions], strict=False)
+        ):
+            _check_numbering(list(zip(seqs, actions, strict=True)))  # names the first event out of order
+        if any(actions[seq - 1] != seq for seq in markers if 0 < seq <= len(rows)):
+            return cls(rules, config, seed, list(game._entries))  # a marker inside an action: as written
+        starts = [s for s, a in zip(seqs, actions, strict=True) if s == a]
         live: list[_Action] = []
         undone: set[int] = set()
-        previous = 0
-        for expected, row in enumerate(rows, start=1):
-            seq, action = row[0], row[1]
-            if seq != expected or (action != seq and action != previous):
-                _check_numbering([(r[0], r[1]) for r in rows])  # names the first event out of order
-            previous = action
-            target = marker(row[2])
-            if target is not None:
-                if action != seq or not live or live[-1].action != target:  # not what a table writes:
-                    return cls(rules, config, seed, list(game._entries))  # fold it as written
+        for start, end in zip(starts, [*starts[1:], len(rows) + 1][: len(starts)], strict=True):
+            target = markers.get(start)
+            if target is None:
+                live.append(_Action(start, end - start))
+            elif end - start != 1 or not live or live[-1].action != target:  # not what a table writes:
+                return cls(rules, config, seed, list(game._entries))  # fold it as written
+            else:
                 live.pop()
                 undone.add(target)
-            elif action in undone:
-                return cls(rules, config, seed, list(game._entries))
-            elif live and live[-1].action == action:
-                live[-1].count += 1
-            else:
-                live.append(_Action(action, 1))
         game._undone = undone
         game._live = live
         game._refused = set()

@@ -34,14 +34,9 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
-from companion.app import bgstats, readable
 from companion.app.autoplay import TablePlayer
 from companion.app.config import Config, load_config
-from companion.app.history import History, local_time, to_csv, to_json
-from companion.app.hostlink import HostLink, host_url
 from companion.app.i18n import LANGUAGES, error_text, text
-from companion.app.qr import phone_address, qr_terminal
-from companion.app.savedgame import check_game, export_game, import_game, load_game, parse_export
 from companion.app.store import Store
 from companion.app.table import Ack, NoGame, Table
 from companion.app.writer import WriterLock, ask_running_app
@@ -52,9 +47,9 @@ from companion.core.errors import CompanionError, MalformedInput
 from companion.core.events import Undo
 from companion.core.game import Game, intent_codec
 from companion.core.jsonvalue import JSON, JSONObject, loads
-from companion.core.playthrough import render, render_entries
 from companion.games import game_names, get_rules, get_summary
 
+# Each command imports what only it needs, so `companion run` starts with less.
 T = TypeVar("T")
 
 
@@ -129,6 +124,8 @@ def _done(args: argparse.Namespace, words: str, through_app: bool, data: JSONObj
 
 # -- games ------------------------------------------------------------------------------------------
 def cmd_games(args: argparse.Namespace, config: Config) -> int:
+    from companion.app.history import local_time
+
     with _store(config) as store:
         current = store.current()
         games = store.games()
@@ -162,6 +159,8 @@ def cmd_games(args: argparse.Namespace, config: Config) -> int:
 
 
 def cmd_new(args: argparse.Namespace, config: Config) -> int:
+    from companion.app import readable
+
     rules_name = args.game
     get_rules(rules_name)  # an unknown game is refused before anything else
     summary = get_summary(rules_name)
@@ -201,12 +200,16 @@ def _quoted(value: str) -> str:
 
 # -- one screen in words --------------------------------------------------------------------------------
 def _load(config: Config, given: int | None) -> tuple[int, str, Game[Any]]:
+    from companion.app.savedgame import load_game
+
     with _store(config) as store:
         loaded = load_game(store, _game_id(store, given))
     return loaded.header.id, loaded.header.title, loaded.game
 
 
 def cmd_show(args: argparse.Namespace, config: Config) -> int:
+    from companion.app import readable
+
     game_id, title, game = _load(config, args.game)
     audience = Audience.parse(args.audience)
     snapshot = game.snapshot(audience)
@@ -238,6 +241,8 @@ def cmd_show(args: argparse.Namespace, config: Config) -> int:
 
 
 def cmd_legal(args: argparse.Namespace, config: Config) -> int:
+    from companion.app import readable
+
     game_id, _title, game = _load(config, args.game)
     actor = Audience.parse(args.actor)
     legal = game.rules.legal(game.state, actor)
@@ -262,6 +267,8 @@ def cmd_legal(args: argparse.Namespace, config: Config) -> int:
 
 # -- acting -----------------------------------------------------------------------------------------
 def _intent_from(args: argparse.Namespace, config: Config) -> JSONObject:
+    from companion.app import readable
+
     words: list[str] = args.intent
     if not words:
         raise MalformedInput("cli.no_intent", "give an intent: KIND key=value ... (see companion legal)")
@@ -278,6 +285,8 @@ def _intent_from(args: argparse.Namespace, config: Config) -> JSONObject:
 
 
 def _submit(args: argparse.Namespace, config: Config, intent_json: JSONObject | None) -> int:
+    from companion.app import readable
+
     actor = Audience.parse(args.actor)
 
     async def work(table: Table) -> Ack:
@@ -326,6 +335,10 @@ def cmd_undo(args: argparse.Namespace, config: Config) -> int:
 
 # -- history -------------------------------------------------------------------------------------------
 def cmd_history(args: argparse.Namespace, config: Config) -> int:
+    from companion.app import bgstats
+    from companion.app.history import History, local_time, to_csv, to_json
+    from companion.app.qr import qr_terminal
+
     with _store(config) as store:
         history = History(store)
         if args.bgstats is not None:
@@ -374,6 +387,8 @@ def cmd_history(args: argparse.Namespace, config: Config) -> int:
 
 # -- saved games ---------------------------------------------------------------------------------------
 def cmd_open(args: argparse.Namespace, config: Config) -> int:
+    from companion.app.savedgame import load_game
+
     def offline() -> None:
         with _store(config) as store:
             load_game(store, args.id)  # refuse a game that does not fold
@@ -399,6 +414,8 @@ def cmd_delete(args: argparse.Namespace, config: Config) -> int:
 
 
 def cmd_export(args: argparse.Namespace, config: Config) -> int:
+    from companion.app.savedgame import export_game
+
     with _store(config) as store:
         data = export_game(store, args.id)
     Path(args.file).write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", "utf-8")
@@ -407,6 +424,8 @@ def cmd_export(args: argparse.Namespace, config: Config) -> int:
 
 
 def cmd_import(args: argparse.Namespace, config: Config) -> int:
+    from companion.app.savedgame import import_game
+
     data = _json_arg("@" + args.file)
 
     def offline() -> int:
@@ -420,6 +439,9 @@ def cmd_import(args: argparse.Namespace, config: Config) -> int:
 
 
 def cmd_playthrough(args: argparse.Namespace, config: Config) -> int:
+    from companion.app.savedgame import check_game, load_game, parse_export
+    from companion.core.playthrough import render, render_entries
+
     source = args.source
     if source.isdigit():
         with _store(config) as store:
@@ -436,6 +458,9 @@ def cmd_playthrough(args: argparse.Namespace, config: Config) -> int:
 
 def cmd_host_link(args: argparse.Namespace, config: Config) -> int:
     """The host page's link, from the token file in the data directory (the service's, with sudo)."""
+    from companion.app.hostlink import HostLink, host_url
+    from companion.app.qr import phone_address, qr_terminal
+
     link = HostLink(config.data_dir)
     token = link.rotate() if args.new else link.token()
     url = host_url(phone_address(config.public_address), config.port, token)

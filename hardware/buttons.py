@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from hardware._gpio import Button
+from hardware import _gpio
 from hardware.events import ButtonHeld, ButtonPressed, ButtonReleased, HardwareEvent
 
 log = logging.getLogger(__name__)
@@ -143,7 +143,7 @@ class ButtonBank:
         self._debouncers: list[Debouncer] = []
         try:
             for index, spec in enumerate(self.specs):
-                device = Button(spec.pin, pull_up=True, bounce_time=None, pin_factory=pin_factory)
+                device = _gpio.Button(spec.pin, pull_up=True, bounce_time=None, pin_factory=pin_factory)
                 self._devices.append(device)
                 hold_time = hold if spec.hold is None else spec.hold
                 self._debouncers.append(Debouncer(bounce, hold_time, pressed=bool(device.is_pressed)))

@@ -24,13 +24,15 @@ import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from companion.app.i18n import error_text, text
 from hardware.config import HardwareConfig, HardwareConfigError, parse_hardware
 from hardware.enrollment import EnrollmentSession, EnrollResult, Piece, TagTable, TagTableError
 from hardware.events import ButtonHeld, ButtonPressed, ButtonReleased, HardwareEvent, ReaderStatus, TagGone, TagSeen
-from hardware.system import Hardware, build
+
+if TYPE_CHECKING:  # the drivers (gpiozero, serial) load only for a command that uses them
+    from hardware.system import Hardware
 
 # What a desktop without a configuration file gets: every kind of part, all simulated.
 DEMO_CONFIG: dict[str, Any] = {
@@ -132,6 +134,8 @@ def cmd_doctor(args: argparse.Namespace, config: Any) -> int:
     s = settings(config)
     events: queue.Queue[HardwareEvent] = queue.Queue()
     tags = _tags(s)
+    from hardware.system import build
+
     with build(s.hardware, events.put, mode="simulated" if args.simulate else None) as hw:
         wait_for_readers(hw, 2.0)
         _print_report(hw, tags, s, args.json)
@@ -237,6 +241,8 @@ def _enroll_from_reader(args: argparse.Namespace, s: Settings, table: TagTable, 
         raise HardwareConfigError("enroll", f"give --reader, one of: {', '.join(names) or '(no reader configured)'}")
     events: queue.Queue[HardwareEvent] = queue.Queue()
     worst = 0
+    from hardware.system import build
+
     with build(_readers_only(hc, reader), events.put, mode="simulated" if args.simulate else None) as hw:
         wait_for_readers(hw, 3.0)
         info = hw.readers[reader].info()

@@ -14,7 +14,7 @@ import threading
 from collections.abc import Collection, Mapping
 from typing import Any
 
-from hardware._gpio import LED, Buzzer, LEDBarGraph
+from hardware import _gpio
 
 log = logging.getLogger(__name__)
 
@@ -47,7 +47,7 @@ class SeatLights:
         self._leds: dict[str, Any] = {}
         try:
             for seat, pin in pins.items():
-                self._leds[seat] = LED(pin, pin_factory=pin_factory)
+                self._leds[seat] = _gpio.LED(pin, pin_factory=pin_factory)
         except Exception:
             self.close()
             raise
@@ -88,7 +88,7 @@ class BuzzerPlayer:
         self, pin: int | str, *, pin_factory: Any, active_high: bool = True, patterns: Mapping[str, Steps] = PATTERNS
     ) -> None:
         self.patterns = dict(patterns)
-        self._device = Buzzer(pin, active_high=active_high, pin_factory=pin_factory)
+        self._device = _gpio.Buzzer(pin, active_high=active_high, pin_factory=pin_factory)
         self._cond = threading.Condition()
         self._next: Steps | None = None
         self._playing = False
@@ -163,7 +163,7 @@ class TrackBar:
         self.track = track
         self.maximum = maximum
         self.value = 0
-        self._bar = LEDBarGraph(*pins, pwm=False, pin_factory=pin_factory)
+        self._bar = _gpio.LEDBarGraph(*pins, pwm=False, pin_factory=pin_factory)
 
     @property
     def leds(self) -> int:

@@ -15,15 +15,15 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable, Mapping
-from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from hardware._gpio import BadPinFactory, Device, MockFactory
+from hardware import _gpio
 from hardware.buttons import ButtonBank, ButtonSpec
 from hardware.config import HardwareConfig, HardwareConfigError, ReaderConfig, parse_hardware
 from hardware.events import HardwareEvent
 from hardware.indicators import BuzzerPlayer, IndicatorPanel, SeatLights, TrackBar
+from hardware.pi import on_raspberry_pi
 from hardware.readers import READER_CLASSES, AsciiTagReader, Pn532Reader, ReaderOptions, SerialTagReader, serial_opener
 from hardware.simulated import SimulatedTagDevice
 
@@ -31,13 +31,6 @@ log = logging.getLogger(__name__)
 
 Deliver = Callable[[HardwareEvent], None]
 Clock = Callable[[], float]
-
-
-def on_raspberry_pi(model_file: Path = Path("/proc/device-tree/model")) -> bool:
-    try:
-        return model_file.read_bytes().startswith(b"Raspberry Pi")
-    except OSError:
-        return False
 
 
 def resolve_mode(config: HardwareConfig) -> str:
@@ -49,16 +42,16 @@ def resolve_mode(config: HardwareConfig) -> str:
 def make_pin_factory(mode: str, name: str = "") -> Any:
     """The gpiozero pin factory for ``mode`` (see the module docstring)."""
     if mode == "simulated" or name == "mock":
-        return MockFactory()
+        return _gpio.MockFactory()
     try:
         if not name:
-            return Device._default_pin_factory()  # honours GPIOZERO_PIN_FACTORY like gpiozero itself
+            return _gpio.Device._default_pin_factory()  # honours GPIOZERO_PIN_FACTORY like gpiozero itself
         from importlib.metadata import entry_points
 
         for ep in entry_points(group="gpiozero_pin_factories"):
             if ep.name == name:
                 return ep.load()()
-        raise BadPinFactory(f"no pin factory called {name!r} is installed")
+        raise _gpio.BadPinFactory(f"no pin factory called {name!r} is installed")
     except Exception as exc:
         hint = "on a Raspberry Pi 5 install lgpio (see docs/wiring.md)"
         raise HardwareConfigError("pin_factory", f"cannot load a GPIO pin factory: {exc}; {hint}") from exc

@@ -9,6 +9,12 @@ detection. Kivy's own environment variables (``KIVY_NO_ARGS``, ``KIVY_HOME``, ``
 ``KIVY_GL_BACKEND``, ...) are respected; ``KIVY_NO_ARGS`` defaults to 1 so Kivy never reads the
 ``companion`` command line.
 
+Start-up: before the first frame only what it shows is made — the store, the table (with the open
+game, if any), the command line's socket, the phone server's listening sockets (so the start screen
+shows the phones' address) and the first screen. Right after that frame (:class:`Services`) come the
+phone server on those sockets, the host page and the box's buttons, lights and tag readers; every
+other screen is built (and its code loaded) when it is first shown.
+
 For tests only: ``COMPANION_UI_CONTROL=<path>`` opens the local control socket described in
 ``ui/control.py`` (scripted taps on widgets, screenshots). For the benchmark only:
 ``COMPANION_FIRST_FRAME=<path>`` writes the system's monotonic clock there when the first frame
@@ -19,17 +25,20 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import importlib
 import logging
 import os
 import signal
+import socket
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from companion.app.config import Config
 from companion.app.writer import WriterLock
 from companion.core.errors import CompanionError
-from hardware.system import on_raspberry_pi
+from hardware.pi import on_raspberry_pi
 
 log = logging.getLogger(__name__)
 WIDTH, HEIGHT = 800, 480
@@ -66,15 +75,127 @@ def prepare_kivy(fullscreen: bool) -> None:
         KivyConfig.set("input", "mouse", "mouse,multitouch_on_demand")
 
 
-def note_first_frame(app: Any, path: Path) -> None:
-    """Write ``time.monotonic()`` to ``path`` when the first frame after ``on_start`` is flipped."""
+def after_first_frame(app: Any, work: Callable[[], Any]) -> None:
+    """Call ``work`` once the first frame after ``on_start`` is on the screen."""
     from kivy.core.window import Window
 
     def flipped(*_: Any) -> None:
         Window.unbind(on_flip=flipped)
-        path.write_text(repr(time.monotonic()))
+        work()
 
     app.fbind("on_start", lambda *_: Window.bind(on_flip=flipped))
+
+
+def note_first_frame(app: Any, path: Path) -> None:
+    """Write ``time.monotonic()`` to ``path`` when the first frame after ``on_start`` is flipped."""
+    after_first_frame(app, lambda: path.write_text(repr(time.monotonic())))
+
+
+def screens() -> dict[str, Callable[[Any], Any]]:
+    """Every screen by name: the start screen's module now (it is the first frame), the others'
+    when they are first shown."""
+    from ui.pages import StartScreen
+
+    def later(module: str, name: str) -> Callable[[Any], Any]:
+        return lambda app: getattr(importlib.import_module(module), name)(app)
+
+    return {
+        "start": StartScreen,
+        "new": later("ui.pages", "NewGameScreen"),
+        "saved": later("ui.pages", "SavedScreen"),
+        "settings": later("ui.pages", "SettingsScreen"),
+        "diagnostics": later("ui.pages", "DiagnosticsScreen"),
+        "seats": later("ui.seatscreen", "SeatsScreen"),
+        "history": later("ui.historyscreen", "HistoryScreen"),
+        "game": later("ui.gamescreen", "GameScreen"),
+        "end": later("ui.gamescreen", "EndScreen"),
+    }
+
+
+def bind_phones(config: Config, ctl: Any) -> list[socket.socket]:
+    """The phone server's sockets, bound now (its port shows on the first frame); on a taken port,
+    any free one. None bound: the screens say why."""
+    from companion.net.listen import bind, port_of
+
+    try:
+        sockets = bind(config.host, config.port)
+    except OSError as exc:  # e.g. the port is taken on a desktop: phones on any free port
+        log.warning("phone server: port %s unavailable (%s); using a free port", config.port, exc)
+        try:
+            sockets = bind(config.host, 0)
+        except OSError as again:
+            ctl.phones.problem = str(again)
+            return []
+        ctl.phones.problem = f"port {config.port}: {exc.strerror or exc}"
+    ctl.phones.port = port_of(sockets)
+    return sockets
+
+
+class Services:
+    """What the first frame does not show, started right after it: the phone server (on the
+    sockets bound before), the host page, the box's buttons, lights and tag readers."""
+
+    def __init__(self, config: Config, ctl: Any, sockets: list[socket.socket]) -> None:
+        self.config, self.ctl, self.sockets = config, ctl, sockets
+        self.runner: Any = None
+        self.task: asyncio.Task[None] | None = None
+
+    def start(self, app: Any) -> None:
+        self.task = asyncio.get_running_loop().create_task(self._start(app), name="companion-services")
+
+    async def _start(self, app: Any) -> None:
+        config, ctl = self.config, self.ctl
+        if self.sockets:
+            try:
+                await self._phones()
+            except Exception as exc:  # the touchscreen plays on without phones
+                log.exception("phone server could not start")
+                ctl.phones.port, ctl.phones.problem = 0, str(exc)
+        try:  # buttons, lights and tag readers from [hardware]: real on a Pi, simulated twins elsewhere
+            from hardware.router import Box
+
+            await asyncio.sleep(0)  # a frame between the two (each loads its code on this loop)
+            ctl.inputs = Box.open(ctl.table, config, language=lambda: ctl.lang)
+        except Exception as exc:  # a broken [hardware] section must not keep the touchscreen dark
+            log.exception("hardware could not start")
+            ctl.hardware_problem = ctl.error(exc) if isinstance(exc, CompanionError) else f"{type(exc).__name__}: {exc}"
+        app.services_ready()
+
+    async def _phones(self) -> None:
+        from companion.net.host import Host
+        from companion.net.server import PhoneServer
+
+        config, ctl = self.config, self.ctl
+        server = PhoneServer(ctl.table, ctl.links, language=lambda: ctl.lang)
+        ctl.language_changed.append(server.language_changed)  # every phone that follows the table, at once
+        # The host page and the landing page (room codes) on the same server, with the touchscreen's
+        # preferences: a change on either is the other's too.
+        ctl.host = Host(
+            server,
+            ctl.store,
+            ctl.table,
+            ctl.links,
+            config.data_dir,
+            base=lambda: (ctl.phones.address, ctl.phones.port),
+            pref=ctl.pref,
+            set_pref=ctl.set_pref,
+            language=lambda: ctl.lang,
+        )
+        self.runner = await server.serve(self.sockets)
+        ctl.phones.server = server
+
+    async def close(self) -> None:
+        if self.task is not None and not self.task.done():
+            self.task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.task
+        if self.ctl.inputs is not None:
+            await self.ctl.inputs.aclose()
+        if self.runner is not None:
+            await self.runner.cleanup()
+        for sock in self.sockets:  # never served (a stop before the first frame): closed here
+            with contextlib.suppress(OSError):
+                sock.close()
 
 
 async def run(config: Config, fullscreen: bool = False, lock: WriterLock | None = None) -> int:
@@ -83,7 +204,6 @@ async def run(config: Config, fullscreen: bool = False, lock: WriterLock | None 
     from companion.app.store import Store
     from companion.app.table import Table
     from companion.app.writer import CommandServer
-    from companion.net.server import PhoneServer
     from ui.controller import Controller
 
     lock = lock if lock is not None else WriterLock(config.data_dir).acquire("run")
@@ -97,55 +217,12 @@ async def run(config: Config, fullscreen: bool = False, lock: WriterLock | None 
     links = SeatLinks(store)
     ctl = Controller(config, store, table, links)
     await ctl.load()
-    server = PhoneServer(table, links, language=lambda: ctl.lang)
-    ctl.language_changed.append(server.language_changed)  # every phone that follows the table, at once
-    from companion.net.host import Host
-
-    # The host page and the landing page (room codes) on the same server, with the touchscreen's
-    # preferences: a change on either is the other's too.
-    ctl.host = Host(
-        server,
-        store,
-        table,
-        links,
-        config.data_dir,
-        base=lambda: (ctl.phones.address, ctl.phones.port),
-        pref=ctl.pref,
-        set_pref=ctl.set_pref,
-        language=lambda: ctl.lang,
-    )
-    runner: Any = None
-    try:
-        runner, port = await server.start(config.host, config.port)
-        ctl.phones.server, ctl.phones.port = server, port
-    except OSError as exc:  # e.g. the port is taken on a desktop: phones on any free port
-        log.warning("phone server: port %s unavailable (%s); using a free port", config.port, exc)
-        try:
-            runner, port = await server.start(config.host, 0)
-            ctl.phones.server, ctl.phones.port = server, port
-            ctl.phones.problem = f"port {config.port}: {exc.strerror or exc}"
-        except OSError as again:
-            ctl.phones.problem = str(again)
-
-    inputs: Any = None
-    try:  # buttons, lights and tag readers from [hardware]: real on a Pi, simulated twins elsewhere
-        from hardware.router import Box
-
-        inputs = Box.open(table, config, language=lambda: ctl.lang)
-    except Exception as exc:  # a broken [hardware] section must not keep the touchscreen dark
-        log.exception("hardware could not start")
-        ctl.hardware_problem = ctl.error(exc) if isinstance(exc, CompanionError) else f"{type(exc).__name__}: {exc}"
-    ctl.inputs = inputs
+    services = Services(config, ctl, bind_phones(config, ctl))
 
     # These import Kivy: after prepare_kivy().
-    from ui.gamescreen import EndScreen, GameScreen
-    from ui.historyscreen import HistoryScreen
-    from ui.pages import DiagnosticsScreen, NewGameScreen, SavedScreen, SettingsScreen, StartScreen
-    from ui.seatscreen import SeatsScreen
     from ui.shell import CompanionApp
 
-    screens = (StartScreen, NewGameScreen, SavedScreen, SettingsScreen, DiagnosticsScreen, SeatsScreen, HistoryScreen)
-    app = CompanionApp(ctl, (*screens, GameScreen, EndScreen), fullscreen=fullscreen, on_pi=on_raspberry_pi())
+    app = CompanionApp(ctl, screens(), fullscreen=fullscreen, on_pi=on_raspberry_pi())
     from companion.appliance.hooks import attach_to_kivy_app
     from companion.appliance.status import status_line
 
@@ -153,6 +230,7 @@ async def run(config: Config, fullscreen: bool = False, lock: WriterLock | None 
     first_frame = os.environ.get("COMPANION_FIRST_FRAME")
     if first_frame:
         note_first_frame(app, Path(first_frame))
+    after_first_frame(app, lambda: services.start(app))
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         with contextlib.suppress(NotImplementedError, RuntimeError):
@@ -169,10 +247,7 @@ async def run(config: Config, fullscreen: bool = False, lock: WriterLock | None 
         if control is not None:
             control.close()
         await app.shutdown()
-        if inputs is not None:
-            await inputs.aclose()
-        if runner is not None:
-            await runner.cleanup()
+        await services.close()
         await commands.close()
         await player.stop()
         await table.stop()

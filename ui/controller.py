@@ -11,23 +11,23 @@ import asyncio
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
-from companion.app import bgstats
 from companion.app.config import Config
-from companion.app.history import History, Play
 from companion.app.i18n import LANGUAGES, text
 from companion.app.names import refusal_text
 from companion.app.preferences import PREF_LANGUAGE
 from companion.app.qr import phone_address, qr_png, seat_url
-from companion.app.readable import phrase
-from companion.app.roomcodes import RoomCodes
 from companion.app.seats import SeatLink, SeatLinks, wifi_payload
 from companion.app.store import GameHeader, Store
 from companion.app.table import Ack, Table
 from companion.core.audience import TABLE
 from companion.core.errors import CompanionError
 from companion.core.jsonvalue import JSON, JSONObject
+
+if TYPE_CHECKING:  # loaded when first used: the start screen needs none of them
+    from companion.app.history import History, Play
+    from companion.app.roomcodes import RoomCodes
 
 log = logging.getLogger(__name__)
 UI_TEXTS = ("ui",)
@@ -60,7 +60,8 @@ class HostService(Protocol):
 
 @dataclass
 class Phones:
-    """The phone server as the touchscreen sees it (``None`` port: the server could not start)."""
+    """The phone server as the touchscreen sees it: ``port`` 0 when nothing listens (``problem``
+    says why); ``server`` None until it serves (it starts right after the first frame)."""
 
     server: PhoneService | None
     port: int
@@ -101,6 +102,8 @@ class Controller:
         if not isinstance(line, dict) or not isinstance(line.get("code"), str):
             return ""
         params = line.get("params")
+        from companion.app.readable import phrase
+
         return phrase(str(line["code"]), params if isinstance(params, dict) else {}, self.lang)
 
     def source_words(self, source: JSON, seat_label: Callable[[str], str]) -> str:
@@ -197,11 +200,16 @@ class Controller:
         return await asyncio.to_thread(self.host.url) if self.host is not None else None
 
     async def plays(self) -> list[Play]:
+        from companion.app.history import History
+
         history = self.host.history if self.host is not None else History(self.store)
         return await asyncio.to_thread(history.plays, self.lang)
 
     async def bgstats(self, game_id: int) -> tuple[str, bytes]:
         """A finished game's BG Stats link and its QR code (error correction L: bigger modules)."""
+        from companion.app import bgstats
+        from companion.app.history import History
+
         history = self.host.history if self.host is not None else History(self.store)
         play = await asyncio.to_thread(history.play, game_id, self.lang)
         link = bgstats.link(play)

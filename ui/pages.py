@@ -84,7 +84,8 @@ class StartScreen(Page):
         grid.height = 2 * dp(84) + dp(10)
         box.add_widget(grid)
         phones = self.ctl.phones
-        where = f"http://{phones.address}:{phones.port}" if phones.server else self.t("ui.start.no_phones")
+        # Listening from before the first frame (the server itself starts right after it).
+        where = f"http://{phones.address}:{phones.port}" if phones.port else self.t("ui.start.no_phones")
         box.add_widget(Lbl(self.t("ui.start.phones", where=where), colour=theme.MUTED, wrap=True))
         box.add_widget(Widget())
         return box
@@ -354,7 +355,7 @@ class DiagnosticsScreen(Page):
         phones = ctl.phones
         connected = ", ".join(sorted(ctl.connected())) or "–"
         rows = [
-            (self.t("ui.diag.phones"), f"http://{phones.address}:{phones.port}" if phones.server else "–"),
+            (self.t("ui.diag.phones"), f"http://{phones.address}:{phones.port}" if phones.port else "–"),
             (self.t("ui.diag.phone_problem"), phones.problem or "–"),
             (self.t("ui.diag.connected"), connected),
             (self.t("ui.diag.data"), str(ctl.config.store_path)),

@@ -132,7 +132,7 @@ class SeatsScreen(Page):
             rows.add_widget(Btn(self.t("ui.seats.wifi"), self.show_wifi, tid="seats.wifi"))
         if self.ctl.host is not None and self.ctl.phones.server:
             rows.add_widget(Btn(self.t("ui.seats.host"), self.show_host, tid="seats.host"))
-        if not self.ctl.phones.server:
+        if not self.ctl.phones.port:  # none listening (a server starting has its port already)
             rows.add_widget(
                 Lbl(self.t("ui.seats.no_server", problem=self.ctl.phones.problem), colour=theme.DANGER, wrap=True)
             )

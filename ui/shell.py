@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, TypeVar
 
 from kivy.app import App
@@ -31,17 +31,35 @@ PREF_SCREEN = "ui.screen"  # the screen to come back to after a restart
 RESUMABLE = ("start", "game", "seats", "end")
 
 
+class Pages(dict[str, Any]):
+    """The screens by name, each made on first use (by the factory its name has) and added to the
+    screen manager then: a start shows its first screen without building (or importing) the others.
+    Iterating gives the screens made so far."""
+
+    def __init__(self, app: CompanionApp, factories: Mapping[str, Callable[[CompanionApp], Screen]]) -> None:
+        super().__init__()
+        self.app = app
+        self.factories = dict(factories)
+
+    def __missing__(self, name: str) -> Any:
+        page = self.factories[name](self.app)  # KeyError: no such screen
+        self[name] = page
+        self.app.screens.add_widget(page)
+        return page
+
+
 class CompanionApp(App):
-    """``screens``: every screen's class (each is made with this app); the entry point
-    (``ui/app.py``) chooses them, so this module imports no screen. ``fullscreen`` and ``on_pi``
-    are what the entry point found out about the display, for the diagnostics screen."""
+    """``screens``: a factory for each screen by its name (a class, or a function that imports
+    one), called with this app when the screen is first needed; the entry point (``ui/app.py``)
+    chooses them, so this module imports no screen. ``fullscreen`` and ``on_pi`` are what the
+    entry point found out about the display, for the diagnostics screen."""
 
     title = "Companion"
 
     def __init__(
         self,
         ctl: Controller,
-        screens: Sequence[Callable[[CompanionApp], Screen]],
+        screens: Mapping[str, Callable[[CompanionApp], Screen]],
         *,
         fullscreen: bool = False,
         on_pi: bool = False,
@@ -49,13 +67,14 @@ class CompanionApp(App):
     ) -> None:
         super().__init__(**kwargs)
         self.ctl = ctl
-        self.screen_classes = tuple(screens)
+        self.screen_factories = dict(screens)
         self.fullscreen = fullscreen
         self.on_pi = on_pi
         self.message: JSONObject = {"type": "no_game"}
         self._tasks: set[asyncio.Task[Any]] = set()
         self._subscription: Any = None
         self._stop_inputs: Any = None
+        self._phones_attached = False
         self.rendered_seq = -1
         self.rendered_frame = -1
         self._started = False
@@ -65,11 +84,7 @@ class CompanionApp(App):
         Window.clearcolor = theme.BACKGROUND
         root = FloatLayout()
         self.screens = ScreenManager(transition=NoTransition())
-        self.pages: dict[str, Any] = {}
-        for cls in self.screen_classes:
-            page: Any = cls(self)
-            self.pages[page.name] = page
-            self.screens.add_widget(page)
+        self.pages = Pages(self, self.screen_factories)
         root.add_widget(self.screens)
         self.toast = Toast()
         root.add_widget(self.toast)
@@ -77,14 +92,8 @@ class CompanionApp(App):
         return root
 
     def on_start(self) -> None:
-        server = self.ctl.phones.server
-        if server is not None:
-            server.on_claim(self.on_claim)
-            server.on_leave(self.on_phone_left)
         self._subscription = self.ctl.table.subscribe(TABLE, self.on_message)
-        if self.ctl.inputs is not None:
-            self._stop_inputs = self.ctl.inputs.router.listen(self.on_input)
-            Window.bind(on_key_down=self.on_key)
+        self.services_ready()
         self._started = True
         remembered = self.ctl.pref(PREF_SCREEN)
         if self.message.get("type") == "state":
@@ -94,6 +103,21 @@ class CompanionApp(App):
             self.go(str(target), remember=False)
         else:
             self.go("start", remember=False)
+
+    def services_ready(self) -> None:
+        """Listen to the phone server and the box's inputs, as far as they run (the entry point
+        starts them after the first frame and calls this again)."""
+        server = self.ctl.phones.server
+        if server is not None and not self._phones_attached:
+            self._phones_attached = True
+            server.on_claim(self.on_claim)
+            server.on_leave(self.on_phone_left)
+        if self.ctl.inputs is not None and self._stop_inputs is None:
+            self._stop_inputs = self.ctl.inputs.router.listen(self.on_input)
+            Window.bind(on_key_down=self.on_key)
+        for page in list(self.pages.values()):  # what a screen says about phones or the box
+            if page.name in ("seats", "diagnostics") and self.screen == page.name:
+                page.refresh()
 
     async def shutdown(self) -> None:
         if self._subscription is not None:
@@ -111,6 +135,7 @@ class CompanionApp(App):
     def go(self, name: str, remember: bool = True) -> None:
         if name in ("game", "end", "seats") and self.message.get("type") != "state":
             name = "start"
+        self.pages[name]  # made on first use
         self.screens.current = name
         if remember and name in RESUMABLE and self.ctl.pref(PREF_SCREEN) != name:
             self.run(self.ctl.set_pref(PREF_SCREEN, name))
@@ -125,19 +150,22 @@ class CompanionApp(App):
         """Render a snapshot now (same loop, so the next frame shows it)."""
         previous = self.message
         self.message = message
-        game_page = self.pages["game"]
         if message.get("type") != "state":
-            game_page.clear()
-            self.pages["start"].refresh()
+            if "game" in self.pages:
+                self.pages["game"].clear()
+            if "start" in self.pages:
+                self.pages["start"].refresh()
             if self._started and self.screen in ("game", "end", "seats"):
                 self.go("start")
             return
+        game_page = self.pages["game"]
         changed_game = previous.get("game_id") != message.get("game_id")
         game_page.show(message)
         self.pages["end"].show(message)
         if self.screen == "seats":
             self.pages["seats"].update_from_message()
-        self.pages["start"].refresh()
+        if "start" in self.pages:
+            self.pages["start"].refresh()
         from kivy.clock import Clock
 
         self.rendered_seq = int(str(message.get("seq", -1)))
@@ -191,7 +219,8 @@ class CompanionApp(App):
         return False
 
     def on_claim(self, game_id: int, seat: str) -> None:
-        self.pages["seats"].claimed(game_id, seat)
+        if "seats" in self.pages:  # a screen never shown holds no code to hide
+            self.pages["seats"].claimed(game_id, seat)
         self.phones_changed(game_id)
 
     def on_phone_left(self, game_id: int, seat: str) -> None:

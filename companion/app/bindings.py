@@ -23,7 +23,7 @@ own actions (``HARDWARE.actions``). This module names no game: it reads the regi
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -179,24 +179,48 @@ def shipped() -> dict[str, GameBindings]:
     return {game: parse_game(game, hardware_of(game).bindings, f"{game} (shipped)") for game in game_names()}
 
 
+class _Registered(Mapping[str, GameBindings]):
+    """Every registered game's bindings: its shipped ones, read when the game is first asked for (so
+    opening the box loads no game), with the table's own laid over them."""
+
+    def __init__(self, theirs: Mapping[str, GameBindings]) -> None:
+        self._theirs = theirs
+        self._made: dict[str, GameBindings] = {}
+
+    def __getitem__(self, game: str) -> GameBindings:
+        found = self._made.get(game)
+        if found is None:
+            if game not in game_names():
+                raise KeyError(game)
+            ours = parse_game(game, hardware_of(game).bindings, f"{game} (shipped)")
+            theirs = self._theirs.get(game, GameBindings())
+            found = self._made[game] = GameBindings(
+                {**ours.buttons, **theirs.buttons}, {**ours.pieces, **theirs.pieces}, {**ours.tracks, **theirs.tracks}
+            )
+        return found
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(game_names())
+
+    def __len__(self) -> int:
+        return len(game_names())
+
+
 def load_bindings(override: Path | str | None = None) -> Bindings:
     """The games' shipped bindings, with a table's own file (if it exists) laid over them.
 
     The override has the same format; per game, each button role, piece kind and track it names
-    replaces the shipped one (``"none"`` switches a shipped button off).
+    replaces the shipped one (``"none"`` switches a shipped button off). The override is checked
+    now; a game's shipped bindings are read when that game is first asked for.
     """
-    games = shipped()
+    theirs: dict[str, GameBindings] = {}
     if override is not None and Path(override).is_file():
         try:
             data = json.loads(Path(override).read_text("utf-8"))
         except json.JSONDecodeError as exc:
             raise BindingsError("bindings.malformed", f"{override}: not JSON ({exc})", where=str(override)) from None
-        for game, theirs in parse_bindings(data, str(override)).items():
-            ours = games.get(game, GameBindings())
-            games[game] = GameBindings(
-                {**ours.buttons, **theirs.buttons}, {**ours.pieces, **theirs.pieces}, {**ours.tracks, **theirs.tracks}
-            )
-    return Bindings(games)
+        theirs = parse_bindings(data, str(override))
+    return Bindings(_Registered(theirs))
 
 
 def track_values(bindings: GameBindings, view: JSONObject) -> dict[str, int]:

@@ -20,9 +20,11 @@ from __future__ import annotations
 
 import functools
 import importlib.resources
+import importlib.util
 import json
 import re
 from collections.abc import Callable, Mapping
+from pathlib import Path
 
 from companion.core.errors import CompanionError
 from companion.core.jsonvalue import JSON
@@ -39,10 +41,22 @@ def _languages() -> tuple[str, ...]:
 LANGUAGES = _languages()
 
 
+def _messages(package: str, lang: str) -> str:
+    """The text of ``package``'s ``messages/<lang>.json``, found without running the package (a
+    game's texts are read long before its rules are needed)."""
+    spec = importlib.util.find_spec(package)  # runs the packages above it only
+    if spec is not None and spec.submodule_search_locations:
+        for folder in spec.submodule_search_locations:
+            path = Path(folder, "messages", f"{lang}.json")
+            if path.is_file():
+                return path.read_text("utf-8")
+    return importlib.resources.files(package).joinpath("messages", f"{lang}.json").read_text("utf-8")
+
+
 def read_catalogue(package: str, lang: str) -> dict[str, str]:
     """One package's texts in one language (empty when the package has none in it)."""
     try:
-        raw = importlib.resources.files(package).joinpath("messages", f"{lang}.json").read_text("utf-8")
+        raw = _messages(package, lang)
     except (FileNotFoundError, ModuleNotFoundError, TypeError, NotADirectoryError):
         return {}
     texts = json.loads(raw)

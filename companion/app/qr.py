@@ -10,8 +10,6 @@ import socket
 import struct
 from typing import Any
 
-import qrcode  # type: ignore[import-untyped]
-
 SIOCGIFADDR = 0x8915
 
 
@@ -44,12 +42,12 @@ def seat_url(address: str, port: int, token: str) -> str:
     return f"http://{host}:{port}/s/{token}"
 
 
-ERROR_CORRECTION = {"L": qrcode.constants.ERROR_CORRECT_L, "M": qrcode.constants.ERROR_CORRECT_M}
-
-
 def _make(text: str, error: str = "M") -> Any:
     """M (15% may be damaged) for short links; L (7%) packs a long one into fewer, bigger modules."""
-    qr = qrcode.QRCode(error_correction=ERROR_CORRECTION[error], border=2, box_size=8)
+    import qrcode  # type: ignore[import-untyped]  # (and Pillow): loaded for the first code drawn
+
+    correction = {"L": qrcode.constants.ERROR_CORRECT_L, "M": qrcode.constants.ERROR_CORRECT_M}[error]
+    qr = qrcode.QRCode(error_correction=correction, border=2, box_size=8)
     qr.add_data(text)
     qr.make(fit=True)
     return qr

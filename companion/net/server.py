@@ -16,8 +16,9 @@ import contextlib
 import importlib.resources
 import json
 import logging
+import socket
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -229,6 +230,14 @@ class PhoneServer:
         await site.start()
         bound = runner.addresses[0][1] if runner.addresses else port
         return runner, int(bound)
+
+    async def serve(self, sockets: Sequence[socket.socket]) -> web.AppRunner:
+        """Serve on sockets already listening (bound by :func:`companion.net.listen.bind`)."""
+        runner = web.AppRunner(self.app(), access_log=None)
+        await runner.setup()
+        for sock in sockets:
+            await web.SockSite(runner, sock).start()
+        return runner
 
     async def page(self, request: web.Request) -> web.StreamResponse:
         # No lookup of the token here: every /s/... answers the same bytes (they depend only on the

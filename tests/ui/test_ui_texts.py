@@ -21,7 +21,8 @@ def used_codes() -> tuple[set[str], set[str]]:
     for path in (ROOT / "ui").rglob("*.py"):
         for match in CODE.finditer(path.read_text("utf-8")):
             code, templated = match.group(1), match.group(2)
-            if code.startswith("ui.games") or code in ("ui.screen", "ui.app", "ui.shell", "ui.control"):
+            module = ROOT.joinpath(*code.split(".")).with_suffix(".py")
+            if code.startswith("ui.games") or module.is_file() or code == "ui.screen":
                 continue  # module names and the remembered-screen preference, not texts
             (prefixes if templated else exact).add(code)
     return exact, prefixes

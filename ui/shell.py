@@ -115,8 +115,9 @@ class CompanionApp(App):
         if self.ctl.inputs is not None and self._stop_inputs is None:
             self._stop_inputs = self.ctl.inputs.router.listen(self.on_input)
             Window.bind(on_key_down=self.on_key)
-        for page in list(self.pages.values()):  # what a screen says about phones or the box
-            if page.name in ("seats", "diagnostics") and self.screen == page.name:
+        about = ("seats", "diagnostics") if self.ctl.phones.port else ("seats", "diagnostics", "start")
+        for page in list(self.pages.values()):  # what a screen says about phones (none after all?) or the box
+            if page.name in about and self.screen == page.name:
                 page.refresh()
 
     async def shutdown(self) -> None:

@@ -113,7 +113,7 @@ class Controller:
         kind, _, seat = source.partition(":")
         if kind == "phone" and seat:
             return self.t("ui.source.phone", seat=seat_label(seat))
-        if kind in ("touchscreen", "table_link", "input", "cli"):
+        if kind in ("touchscreen", "table_link", "input", "cli", "table_player"):
             return self.t(f"ui.source.{kind}")
         return ""
 

@@ -1,5 +1,6 @@
 """Saved games made before the app starts: random legal play (``tests/drivers.py``) through the real
-table and store, so the app opens them like any table's saved games (end screens, busy boards)."""
+table and store, so the app opens them like any table's saved games (end screens, busy boards); a
+seat the table plays (Mister X played by the table) is played by the rules' own table turn."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from drivers import DRIVERS
 
 from companion.app.store import Store
 from companion.app.table import Table
-from companion.core.audience import TABLE
+from companion.core.audience import TABLE, Audience
 from companion.core.errors import CompanionError
 from companion.core.jsonvalue import JSONObject
 
@@ -29,7 +30,9 @@ async def _play(store: Store, rules: str, config: JSONObject | None, title: str,
             assert game is not None
             if game.outcome() is not None or until(table.message(TABLE)):
                 break
-            choice = choose(game, rng)
+            turn_of = getattr(game.rules, "table_turn", None)  # a seat the table plays (Mister X)
+            turn = turn_of(game.state, game.seed, None) if turn_of is not None else None
+            choice = (turn.decide(), Audience.of_seat(turn.seat)) if turn is not None else choose(game, rng)
             if choice is None:
                 break
             try:

@@ -44,6 +44,12 @@ def busy_sy(message: dict[str, Any]) -> bool:
     return bool(view["round"] >= 4 and view["turn"] == "detectives" and view["mrx"]["station"])
 
 
+def table_thinking_sy(message: dict[str, Any]) -> bool:
+    """Mister X played by the table, his turn (the app's table player thinks: the config gives it time)."""
+    view = message["view"]
+    return bool(view["round"] >= 4 and view["turn"] == "mrx")
+
+
 def second_season(message: dict[str, Any]) -> bool:
     view = message["view"]
     return bool(view["season"] >= 2 and view["phase"] == "excavation")
@@ -79,6 +85,13 @@ def saved_games(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[st
         "vm": game_at(data, "victorian_masterminds", "Victorian Masterminds", busy_vm),
         "myk": game_at(data, "mykerinos", "Mykerinos", busy_myk, four),
         "sy": game_at(data, "scotland_yard", "Scotland Yard", busy_sy),
+        "sy_table_x": game_at(
+            data,
+            "scotland_yard",
+            "Scotland Yard, la table joue",
+            table_thinking_sy,
+            {"detectives": ["Ann", "Bob"], "tracker": True, "mister_x_ai": "normal"},
+        ),
     }
     return data, ids
 
@@ -88,7 +101,8 @@ def test_every_text_fits_its_place_on_every_screen(
     display: str, tmp_path: Path, saved_games: tuple[Path, dict[str, int]], lang: str
 ) -> None:
     data, ids = saved_games
-    app = AppProcess(display, tmp_path, language=lang)
+    # Mister X played by the table thinks long enough to be looked at.
+    app = AppProcess(display, tmp_path, language=lang, extra_config="ai_thinking = 60\n")
     shutil.copytree(data, app.data)
     clipped: dict[str, list[dict[str, Any]]] = {}
 
@@ -145,9 +159,15 @@ def test_every_text_fits_its_place_on_every_screen(
             app.tap(f"new.{rules}")
             app.wait(lambda s: "new.start" in s["tids"])
             check(f"setup-{rules}")
+            if rules == "scotland_yard":  # Mister X played by the table: other notes
+                notes = app.state()["tids"]["setup.sy.phones"]["text"]
+                app.tap("setup.sy.mister_x.hard")
+                app.wait(lambda s, notes=notes: s["tids"]["setup.sy.phones"]["text"] != notes)
+                check("setup-scotland_yard-table-x")
             app.tap("new.back")
             app.wait(lambda s, rules=rules: f"new.{rules}" in s["tids"])
         for key, screen, name in [
+            ("sy_table_x", "game", "table-scotland_yard-table-x"),
             ("vm", "game", "table-victorian_masterminds"),
             ("myk", "game", "table-mykerinos"),
             ("myk_two", "game", "table-mykerinos-two"),

@@ -53,6 +53,7 @@ def _text_on(ticket: str) -> Any:
 
 PREF_TRACKER, _ = preference("scotland_yard", "tracker")
 PREF_BOBBIES, _ = preference("scotland_yard", "bobbies_keep_game_alive")
+PLAYER = "player"  # the setup's choice "a player is Mister X" (else: the level of the table playing him)
 
 
 def settings(page: Any) -> list[Widget]:
@@ -111,6 +112,10 @@ class TableView(base.TableView):
                 return obj(s.get("tickets"))
         return None
 
+    def table_plays_x(self, view: JSONObject | None = None) -> bool:
+        """Mister X played by the table (the setup's level, in the public view)."""
+        return bool(obj((self.view if view is None else view).get("mrx")).get("ai"))
+
     def status(self, msg: JSONObject) -> str:
         v = obj(msg.get("view"))
         phase = txt(v.get("phase"))
@@ -118,7 +123,10 @@ class TableView(base.TableView):
             return self.t("ui.sy.status.start")
         if phase == "over":
             return self.t("ui.sy.status.over")
-        who = self.t("ui.sy.status.x") if phase == "x" else self.t("ui.sy.status.detectives")
+        if phase == "x":
+            who = self.t("ui.sy.status.x_table") if self.table_plays_x(v) else self.t("ui.sy.status.x")
+        else:
+            who = self.t("ui.sy.status.detectives")
         return self.t("ui.sy.status.round", round=num(v.get("round")), rounds=num(v.get("rounds"), 22), who=who)
 
     def over(self, msg: JSONObject) -> bool:
@@ -235,7 +243,20 @@ class TableView(base.TableView):
             size_hint_y=None,
             height=dp(30),
         )
-        box = Panel(title, self.log_grid(), orientation="vertical", size_hint_x=None, width=dp(336))
+        box = Panel(title, orientation="vertical", size_hint_x=None, width=dp(336))
+        if self.table_plays_x():  # no player: the table moves him in secret
+            level = self.t(f"sy.ai.{txt(mrx.get('ai'))}")
+            by = Lbl(
+                self.t("ui.sy.x_by_table", level=level),
+                colour=theme.ACCENT,
+                size=theme.FONT_SMALL,
+                one_line=True,
+                tid="sy.x_by_table",
+                size_hint_y=None,
+                height=dp(18),
+            )
+            box.add_widget(by)
+        box.add_widget(self.log_grid())
         shown = mrx.get("station")
         seen = [obj(e) for e in seq_of(v.get("log")) if isinstance(obj(e).get("station"), int)]
         if isinstance(shown, int):
@@ -329,7 +350,26 @@ class TableView(base.TableView):
         box = fit_height(vbox(spacing=dp(6), padding=(0, 0, dp(8), 0)))
         phase = txt(v.get("phase"))
         mrx = txt(self.facts.get("mister_x"))  # Mister X's seat
-        if phase == "x" and mrx not in self.ctl.connected():
+        if phase == "x" and self.table_plays_x():
+            # No phone: the table decides his move in secret, then it appears in the travel log.
+            level = self.t(f"sy.ai.{txt(obj(v.get('mrx')).get('ai'))}")
+            box.add_widget(
+                Panel(
+                    Lbl(
+                        self.t("ui.sy.table_thinking", level=level),
+                        size=theme.FONT_BIG,
+                        bold=True,
+                        wrap=True,
+                        tid="sy.thinking",
+                        pos_hint={"center_y": 0.5},
+                    ),
+                    colour=theme.PANEL_HI,
+                    border=theme.ACCENT,
+                    size_hint_y=None,
+                    height=dp(64),
+                )
+            )
+        elif phase == "x" and mrx not in self.ctl.connected():
             # He moves only on his own phone: say so, and offer his QR code in one tap.
             box.add_widget(
                 Panel(
@@ -352,7 +392,14 @@ class TableView(base.TableView):
         elif phase == "x":
             box.add_widget(
                 Panel(
-                    Lbl(self.t("ui.sy.waiting_x"), size=theme.FONT_BIG, bold=True, wrap=True, tid="sy.waiting"),
+                    Lbl(
+                        self.t("ui.sy.waiting_x"),
+                        size=theme.FONT_BIG,
+                        bold=True,
+                        wrap=True,
+                        tid="sy.waiting",
+                        pos_hint={"center_y": 0.5},
+                    ),
                     colour=theme.PANEL_HI,
                     size_hint_y=None,
                     height=dp(64),
@@ -464,14 +511,16 @@ class TableView(base.TableView):
                     bold=True,
                 )
             )
-            box.add_widget(Lbl(self.t("ui.sy.draw_start_note"), colour=theme.MUTED, size=theme.FONT_SMALL, wrap=True))
+            note = self.t("ui.sy.draw_start_note_table") if self.table_plays_x() else self.t("ui.sy.draw_start_note")
+            box.add_widget(Lbl(note, colour=theme.MUTED, size=theme.FONT_SMALL, wrap=True))
         if "sy.place_detectives" in intents:
             box.add_widget(self.placement(legal))
         elif placed:
             for figure in seq_of(self.view.get("figures")):
                 box.add_widget(self.figure_row(obj(figure)))
         if not x_placed:
-            box.add_widget(Lbl(self.t("ui.sy.x_draws"), colour=theme.WARN, wrap=True, tid="sy.x_draws"))
+            draws = self.t("ui.sy.x_draws_table") if self.table_plays_x() else self.t("ui.sy.x_draws")
+            box.add_widget(Lbl(draws, colour=theme.WARN, wrap=True, tid="sy.x_draws"))
         return scroll(box, tid="sy.start")
 
     def placement(self, legal: JSONObject) -> Widget:
@@ -580,6 +629,7 @@ class SetupForm(base.SetupForm):
 
     def __init__(self, app: Any, **kwargs: Any) -> None:
         self.detectives = 2
+        self.mister_x = PLAYER  # or the level of the table playing him
         self.tracker = bool(app.ctl.pref(PREF_TRACKER, False))
         self.bobbies = bool(app.ctl.pref(PREF_BOBBIES, False))
         super().__init__(app, **kwargs)
@@ -592,6 +642,24 @@ class SetupForm(base.SetupForm):
         return set_value
 
     def build(self) -> None:
+        table = self.mister_x != PLAYER
+        levels = [
+            (level, self.t("ui.sy.setup.x_table", level=self.t(f"sy.ai.{level}")))
+            for level in strs(self.facts.get("ai_levels"))
+        ]
+        self.add_widget(
+            self.row(
+                self.t("ui.sy.setup.mister_x"),
+                Choice(
+                    [(PLAYER, self.t("ui.sy.setup.x_player")), *levels],
+                    self.mister_x,
+                    self._set("mister_x"),
+                    tid="setup.sy.mister_x",
+                    cols=2,
+                ),
+                self.t("ui.sy.setup.x_table_note") if table else self.t("ui.sy.setup.x_player_note"),
+            )
+        )
         self.add_widget(
             self.row(
                 self.t("ui.sy.setup.detectives"),
@@ -601,7 +669,7 @@ class SetupForm(base.SetupForm):
                     self._set("detectives"),
                     tid="setup.sy.detectives",
                 ),
-                self.t("ui.sy.setup.detectives_note"),
+                self.t("ui.sy.setup.detectives_note_table") if table else self.t("ui.sy.setup.detectives_note"),
             )
         )
         on_off = [(False, self.t("ui.off")), (True, self.t("ui.on"))]
@@ -619,8 +687,12 @@ class SetupForm(base.SetupForm):
                 self.t("ui.settings.sy.bobbies_note"),
             )
         )
-        self.add_widget(Lbl(self.t("ui.sy.setup.phones"), colour=theme.MUTED, wrap=True))
+        phones = self.t("ui.sy.setup.phones_table") if table else self.t("ui.sy.setup.phones")
+        self.add_widget(Lbl(phones, colour=theme.MUTED, wrap=True, tid="setup.sy.phones"))
 
     def setup(self) -> JSONObject:
         names: list[JSON] = ["" for _ in range(self.detectives)]
-        return {"detectives": names, "tracker": self.tracker, "bobbies_keep_game_alive": self.bobbies}
+        setup: JSONObject = {"detectives": names, "tracker": self.tracker, "bobbies_keep_game_alive": self.bobbies}
+        if self.mister_x != PLAYER:
+            setup["mister_x_ai"] = self.mister_x  # the table plays him at this level
+        return setup

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import get_args
 
 from companion.core.jsonvalue import JSONObject
+from companion.games.scotland_yard.ai import LEVELS
 from companion.games.scotland_yard.model import LOG_FIELDS, MRX, NORMAL, Ticket
 
 FACTS: JSONObject = {
@@ -13,6 +14,7 @@ FACTS: JSONObject = {
     "lines": list(NORMAL),  # the detectives' tickets (and the bobbies' lines)
     "log_fields": LOG_FIELDS,  # the fields of Mister X's travel log
     "mister_x": MRX,  # Mister X's seat
+    "ai_levels": list(LEVELS),  # the levels of Mister X played by the table (setup option mister_x_ai)
 }
 
 # The table's preferences for this game: each pre-fills a setup option of a new game.

@@ -26,6 +26,7 @@ from playwright.async_api import Error as PlaywrightError
 from pyzbar.pyzbar import decode
 
 from companion.app import bgstats
+from companion.app.autoplay import TablePlayer
 from companion.app.history import History
 from companion.core import TABLE
 from companion.games.scotland_yard.model import PlaceDetectives
@@ -257,5 +258,63 @@ def test_victorian_masterminds_and_mykerinos_set_up_on_the_host_page(tmp_path: P
             await host.wait_for_selector("[data-game]", timeout=WAIT)
             assert await host.locator("[data-game]").count() == 2
             await shot(host, "saved")
+
+    asyncio.run(scenario())
+
+
+@pytest.mark.slow
+def test_mister_x_played_by_the_table_set_up_on_the_host_page(tmp_path: Path) -> None:
+    """ "Mister X: the table (hard)" on the host page: his name field goes, the game starts with
+    mister_x_ai, the host page offers no seat (no QR code) for him, and once the detectives stand
+    on their start cards the table draws his X card and moves him: a detective's phone says the
+    table is thinking meanwhile, and the host page says whose turn it is, never naming his station."""
+
+    async def scenario() -> None:
+        async with host_rig(tmp_path) as r, chromium() as browser:
+            player = TablePlayer(r.table, thinking=3, cpu_budget=None)  # long enough to be seen thinking
+            player.start()
+            try:
+                host = await open_host(r, browser, PHONE)
+                await host.click("[data-tab=new]")
+                await host.click("[data-choose=scotland_yard]")
+                assert await host.locator("[data-key=mister_x] input").count() == 1  # a player, by default
+                await host.click("[data-mrx=hard]")
+                await host.wait_for_selector("[data-mrx=hard].sel", timeout=WAIT)
+                assert await host.locator("[data-key=mister_x] input").count() == 0  # no name: nobody plays him
+                assert "nobody needs his phone" in await host.inner_text("[data-mrx-note]")
+                await host.fill("[data-name='0']", "Dora")
+                await host.fill("[data-name='1']", "Emil")
+                await shot(host, "new-scotland-yard-table-x")
+                await host.click("[data-start]")
+                await host.wait_for_selector("[data-screen=game] [data-seat=d2]", timeout=WAIT)
+                assert r.table.current is not None
+                assert r.table.current.header.config == {
+                    "mister_x_ai": "hard",
+                    "detectives": ["Dora", "Emil"],
+                    "tracker": False,
+                    "bobbies_keep_game_alive": False,
+                }
+                assert await host.locator("[data-seat=mrx]").count() == 0  # no seat, so no QR code for him
+
+                game_id = r.table.current.header.id
+                dora = await (await browser.new_context(viewport=PHONE)).new_page()
+                await dora.goto(f"{r.base}/s/{r.tokens(['d1'])['d1']}")
+                await phone_ready(dora, "d1")
+                stations = (("D1", 13), ("D2", 26), ("B1", 29), ("B2", 34))
+                await r.table.submit(PlaceDetectives(stations), TABLE, r.table.seq, game_id=game_id)
+                await dora.wait_for_selector("[data-mrx-turn]", timeout=WAIT)  # his X card drawn, his move next
+                assert await dora.inner_text("[data-mrx-turn]") == "The table is thinking for Mister X…"
+                await phone_shot(dora, "detective-while-the-table-thinks")
+                await player.idle()  # his first move
+                assert r.table.game is not None and r.table.game.state.phase == "detectives"
+                await host.wait_for_function(
+                    f"() => HOST.state.current && HOST.state.current.seq === {r.table.seq}", timeout=WAIT
+                )
+                page = await host.inner_text("body")
+                assert "the detectives move" in page, page
+                assert str(r.table.game.state.x_station) not in page.split()  # his station is his secret
+                await shot(host, "game-table-x")
+            finally:
+                await player.stop()
 
     asyncio.run(scenario())

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from companion.core.jsonvalue import JSON, JSONObject
 from companion.core.summary import Line, Player, SetupKey, items, joined, num, obj, t, txt
+from companion.games.scotland_yard.ai import LEVELS
 
 MRX = "mrx"
 BGG_ID = 438  # boardgamegeek.com/boardgame/438/scotland-yard
@@ -42,8 +43,8 @@ class ScotlandYardSummary:
     highest_wins = True
     no_points = True  # Mister X or the detectives win; nobody scores
     setup_keys = (
+        SetupKey("mister_x_ai", "choice", choices=LEVELS, example="hard"),  # before his name: the host page hides it
         SetupKey("mister_x", "text", example="Xavier"),
-        SetupKey("mister_x_ai", "choice", choices=("easy", "normal", "hard"), example="hard"),
         SetupKey("detectives", "texts", required=True, example="Dora,Emil"),
         SetupKey("tracker", "flag", example="true"),
         SetupKey("bobbies_keep_game_alive", "flag", example="false"),

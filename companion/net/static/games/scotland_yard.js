@@ -176,7 +176,8 @@ function syDetective(state, ctx) {
     }
     out.append(sec);
   } else if (!view.end && view.turn === "mrx") {
-    out.append(el("section", {}, el("p", { class: "muted" }, t("phone.sy.mrx_moving"))));
+    out.append(el("section", {}, el("p", { class: "muted", "data-mrx-turn": true },
+      t(view.mrx.ai ? "phone.sy.mrx_thinking" : "phone.sy.mrx_moving"))));
   }
   if (view.tracker && view.tracker.on) {
     out.append(el("section", { "data-section": "tracker" }, el("h2", {}, t("phone.sy.tracker")),
@@ -190,9 +191,27 @@ function syDetective(state, ctx) {
 
 export const render = (state, ctx) => (state.view.secret ? syMrx(state, ctx) : syDetective(state, ctx));
 
-/* On the host page (host.js): a new game starts with two detective players to name. */
+/* On the host page (host.js): a new game starts with two detective players to name; Mister X is
+ * a player (named, on his phone) or played by the table at one of the levels in the game's facts. */
 export const host = {
   start(form) { form.detectives = ["", ""]; },
+  fields: {
+    mister_x_ai(k, { el, t, field, form, facts, rerender }) {
+      const pick = (level) => {
+        if (level) { form.mister_x_ai = level; delete form.mister_x; } else delete form.mister_x_ai;
+        rerender();
+      };
+      const buttons = [
+        el("button", { class: form.mister_x_ai ? "" : "sel", "data-mrx": "player", onclick: () => pick(null) }, t("host.sy.x_player")),
+        ...(facts.ai_levels || []).map((level) => el("button", { class: form.mister_x_ai === level ? "sel" : "",
+          "data-mrx": level, onclick: () => pick(level) }, t("host.sy.x_table", { level: t("sy.ai." + level) }))),
+      ];
+      return field(t("host.sy.mister_x"), k, el("div", { class: "row" }, buttons),
+        el("p", { class: "muted", "data-mrx-note": true }, t(form.mister_x_ai ? "host.sy.x_table_note" : "host.sy.x_player_note")));
+    },
+    mister_x: (k, { form, plain }) => (form.mister_x_ai ? null : plain(k)),  // his name, when a player is him
+  },
+  choiceName(key, c, t) { return key === "mister_x_ai" ? t("sy.ai." + c) : c; },
 };
 
 /* This game's look (the shell adds it to the page once). */

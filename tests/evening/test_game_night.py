@@ -233,6 +233,17 @@ VM_TAPS = {
 }
 
 
+def players_join(n: Night, seats: tuple[str, ...]) -> None:
+    """From the table screen: each player scans his seat's code off the Phones screen."""
+    app = n.app
+    app.tap("game.seats")
+    app.wait_screen("seats")
+    for seat in seats:
+        n.join(seat, n.link_from_screen(seat))
+    app.wait(lambda s: all(f"seats.release.{seat}" in s["tids"] for seat in seats), what="every phone joined")
+    app.tap("seats.back")
+
+
 def left_for(n: Night, names: tuple[str, ...], code: str) -> None:
     """The phones of a game the table left say so (and offer to try again); the message is expected."""
     message = words(code, n.phones[names[0]].lang)
@@ -334,12 +345,7 @@ def victorian_masterminds(n: Night) -> int:
     n.check()
     n.shoot("vm-started", "mrx")
 
-    app.tap("game.seats")
-    app.wait_screen("seats")
-    for seat in VM_SEATS:
-        n.join(seat, n.link_from_screen(seat))
-    app.wait(lambda s: all(f"seats.release.{seat}" in s["tids"] for seat in VM_SEATS), what="three phones joined")
-    app.tap("seats.back")
+    players_join(n, VM_SEATS)
     app.tap("vm.start")
     app.wait(lambda s: "vm.place.london" in s["tids"], what="the first turn")
     for phone in (n.phones[s] for s in VM_SEATS):
@@ -466,12 +472,7 @@ def mykerinos(n: Night) -> None:
     app.wait_screen("game")
     left_for(n, VM_SEATS, "link.game_switched")
     n.check()
-    app.tap("game.seats")
-    app.wait_screen("seats")
-    for seat in MYK_SEATS:
-        n.join(seat, n.link_from_screen(seat))
-    app.wait(lambda s: all(f"seats.release.{seat}" in s["tids"] for seat in MYK_SEATS), what="three phones joined")
-    app.tap("seats.back")
+    players_join(n, MYK_SEATS)
     app.tap("myk.draw_start_player")
     app.wait(lambda s: "myk.draw_patrons" in s["tids"], what="the patrons' draw")
     app.tap("myk.draw_patrons")

@@ -213,7 +213,6 @@ async def run(config: Config, fullscreen: bool = False, lock: WriterLock | None 
     commands = CommandServer(table, lock)  # the command line's writing commands act through us
     await commands.start()
     player = TablePlayer(table, config.ai_thinking, config.ai_cpu_budget)  # e.g. Mister X played by the table
-    player.start()
     links = SeatLinks(store)
     ctl = Controller(config, store, table, links)
     await ctl.load()
@@ -230,7 +229,12 @@ async def run(config: Config, fullscreen: bool = False, lock: WriterLock | None 
     first_frame = os.environ.get("COMPANION_FIRST_FRAME")
     if first_frame:
         note_first_frame(app, Path(first_frame))
-    after_first_frame(app, lambda: services.start(app))
+
+    def after_the_first_frame() -> None:
+        services.start(app)
+        player.start()  # it builds the open game's view (loading its rules) and may think: not before
+
+    after_first_frame(app, after_the_first_frame)
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         with contextlib.suppress(NotImplementedError, RuntimeError):

@@ -7,7 +7,8 @@ worker thread (never on the event loop), lets a short "thinking" delay pass, and
 intent as that seat with ``Table.submit`` — the same intents, rules checks and store as a phone's,
 with the source ``table_player``. If the game moved on meanwhile (an undo at the table, another
 game opened), the intent is dropped and the new state is looked at instead. A decision is
-repeatable: it gets the game's own seed, so a restart decides the same move again.
+repeatable: it gets the game's own seed, so a restart decides the same move again (unless the CPU
+budget cut one of the two searches short, on a machine too slow for the level).
 """
 
 from __future__ import annotations

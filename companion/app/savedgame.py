@@ -4,6 +4,7 @@ import the portable JSON form."""
 from __future__ import annotations
 
 import concurrent.futures
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -92,7 +93,7 @@ def load_game(store: Store, game_id: int) -> LoadedGame:
     read = EventReader(rules)
     key = fold_key(rules, header.config, header.seed)
     written = {action: text for action, version, text in found.checkpoints if version == key}
-    markers = {seq: target for seq, body in found.maybe_markers if (target := read.undo_target(body)) is not None}
+    markers = read.markers(found.events)
     game = _folded(lambda: Game.from_rows(rules, header.config, header.seed, found.events, read, markers, written))
     return LoadedGame(header, game, checkpointed=frozenset(written), rows=found.events)
 
@@ -124,6 +125,7 @@ def _folded(make: Callable[[], Game[Any]]) -> Game[Any]:
 
 # How the store writes an undo marker (``jsonvalue.dumps``: sorted keys, no spaces).
 UNDONE_TEXT = '{"kind":"core.undone","target":'
+_CANONICAL_MARKER = re.compile(re.escape(UNDONE_TEXT) + r"([1-9][0-9]*)\}\Z")
 
 
 class EventReader:
@@ -153,6 +155,19 @@ class EventReader:
 
     def _refuse(self, data: object, path: str) -> Event:
         return self.codec.decode(data)  # not an event of these rules: its own clear error
+
+    def markers(self, rows: Sequence[tuple[Any, ...]]) -> dict[int, int]:
+        """The undo markers among stored rows ``(seq, action, body as text, ...)``: target by seq.
+        Only texts that name the marker's kind (or hold an escape) are looked at, and those
+        written the way the store writes a marker are read without decoding."""
+        found: dict[int, int] = {}
+        canonical = _CANONICAL_MARKER.match
+        for seq, body in [(row[0], row[2]) for row in rows if "core.undone" in row[2] or "\\u" in row[2]]:
+            if (written := canonical(body)) is not None:
+                found[seq] = int(written[1])
+            elif (target := self.undo_target(body)) is not None:
+                found[seq] = target
+        return found
 
     def undo_target(self, body: str) -> int | None:
         """The target of an undo marker as stored, without decoding it; None for other events.

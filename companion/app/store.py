@@ -15,7 +15,7 @@ import queue
 import sqlite3
 import threading
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -94,13 +94,6 @@ class GameHeader:
     events: int = 0
 
 
-# The events whose JSON text may be an undo marker ("core.undone" as written, or written with an
-# escape): a superset of the markers, for the caller to read exactly.
-_MAYBE_MARKERS_SQL = (
-    "SELECT seq, body FROM events WHERE game_id = ? AND (instr(body, 'core.undone') > 0 OR instr(body, '\\u') > 0)"
-)
-
-
 @dataclass(frozen=True)
 class GameRows:
     """One game as read for opening it."""
@@ -108,9 +101,6 @@ class GameRows:
     header: GameHeader
     events: list[tuple[int, int, str, str | None]]  # (seq, action, body as JSON text, source)
     checkpoints: list[tuple[int, str, str]]  # (action, version, sealed state)
-    # (seq, body) of every event that may be an undo marker: its body names the marker's kind or
-    # holds an escape (found by SQLite, without reading the others in Python)
-    maybe_markers: list[tuple[int, str]] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -338,10 +328,9 @@ class Store:
                 checkpoints = db.execute(
                     "SELECT action, version, state FROM checkpoints WHERE game_id = ?", (game_id,)
                 ).fetchall()
-                markers = db.execute(_MAYBE_MARKERS_SQL, (game_id,)).fetchall()
             finally:
                 db.execute("COMMIT")
-            return GameRows(_header(row), rows, checkpoints, markers)
+            return GameRows(_header(row), rows, checkpoints)
 
         return self._call(work)
 

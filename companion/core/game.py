@@ -217,17 +217,19 @@ class Game(Generic[S]):
         if any(actions[seq - 1] != seq for seq in markers if 0 < seq <= len(rows)):
             return cls(rules, config, seed, list(game._entries))  # a marker inside an action: as written
         starts = [s for s, a in zip(seqs, actions, strict=True) if s == a]
-        live: list[_Action] = []
+        ends = [*starts[1:], len(rows) + 1] if starts else []
+        counting: list[int] = []  # the index in ``starts`` of each action that counts, so far
         undone: set[int] = set()
-        for start, end in zip(starts, [*starts[1:], len(rows) + 1][: len(starts)], strict=True):
+        for index, start in enumerate(starts):
             target = markers.get(start)
             if target is None:
-                live.append(_Action(start, end - start))
-            elif end - start != 1 or not live or live[-1].action != target:  # not what a table writes:
-                return cls(rules, config, seed, list(game._entries))  # fold it as written
+                counting.append(index)
+            elif ends[index] - start != 1 or not counting or starts[counting[-1]] != target:  # not what a
+                return cls(rules, config, seed, list(game._entries))  # table writes: fold it as written
             else:
-                live.pop()
+                counting.pop()
                 undone.add(target)
+        live = [_Action(starts[i], ends[i] - starts[i]) for i in counting]
         game._undone = undone
         game._live = live
         game._refused = set()

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from toygame import Add, Draw, scripted
+from toygame import RULES, Add, Draw, scripted
 
 from companion.app.savedgame import build_game, export_game, load_game, parse_export
 from companion.app.store import Store, StoredEvent
@@ -224,3 +224,38 @@ def replace_total(state: Any) -> Any:
     import dataclasses
 
     return dataclasses.replace(state, total=999_999)
+
+
+bodies = st.one_of(
+    st.integers(-5, 10**20).map(lambda n: f'{{"kind":"core.undone","target":{n}}}'),
+    st.from_regex(r'\{"kind":"core\.undone","target":0*[0-9]{1,3}\} ?', fullmatch=True),
+    st.sampled_from(
+        [
+            '{"kind":"core\\u002eundone","target":3}',
+            '{"kind": "core.undone", "target": 3}',
+            '{"target":3,"kind":"core.undone"}',
+            '{"kind":"toy.added","seat":"a","amount":1,"note":"core.undone"}',
+            '{"kind":"core.undone","target":"3"}',
+            '{"kind":"core.undone","target":3,"x":1}',
+            '{"kind":"toy.added","seat":"a","amount":2}',
+        ]
+    ),
+)
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(bodies, min_size=1, max_size=12))
+def test_the_markers_found_in_the_rows_are_those_the_reader_reads(texts: list[str]) -> None:
+    """Opening a game finds the undo markers among the stored texts without decoding the others
+    (and the canonical ones without decoding at all): exactly those the event reader reads."""
+    from companion.app.savedgame import EventReader
+
+    read = EventReader(RULES)
+    rows = [(i, i, text, None) for i, text in enumerate(texts, start=1)]
+    try:
+        expected = {seq: t for seq, _, text, _ in rows if (t := read.undo_target(text)) is not None}
+    except MalformedInput:  # a text the reader must decode to tell, and cannot: the game does not open
+        with pytest.raises(MalformedInput):
+            read.markers(rows)
+        return
+    assert read.markers(rows) == expected

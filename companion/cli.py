@@ -598,8 +598,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    args = build_parser().parse_args(argv)  # (the parser goes: `run` lives on without it)
     lang = args.lang or "en"
     try:
         config = load_config(args.config)

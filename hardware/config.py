@@ -102,6 +102,11 @@ class HardwareConfig:
     def uses_gpio(self) -> bool:
         return bool(self.buttons or self.seat_lights or self.buzzer or self.tracks)
 
+    @property
+    def has_parts(self) -> bool:
+        """Does the box have anything at all: a part on GPIO pins or a tag reader?"""
+        return self.uses_gpio or bool(self.readers)
+
     def seat_map(self, game: str) -> dict[str, str]:
         """place -> seat id for ``game`` (places not listed keep their own name as the seat id)."""
         return dict(dict(self.seats).get(game, ()))

@@ -131,9 +131,20 @@ def bind_phones(config: Config, ctl: Any) -> list[socket.socket]:
     return sockets
 
 
+def _box_has_parts(config: Config) -> bool:
+    """Does ``[hardware]`` name any part? (A section that does not read is the box's to report.)"""
+    from hardware.config import parse_hardware
+
+    try:
+        return parse_hardware(config.hardware).has_parts
+    except Exception:
+        return True
+
+
 class Services:
     """What the first frame does not show, started right after it: the phone server (on the
-    sockets bound before), the host page, the box's buttons, lights and tag readers."""
+    sockets bound before), the host page, the box's buttons, lights and tag readers (when
+    ``[hardware]`` names any)."""
 
     def __init__(self, config: Config, ctl: Any, sockets: list[socket.socket]) -> None:
         self.config, self.ctl, self.sockets = config, ctl, sockets
@@ -152,6 +163,9 @@ class Services:
                 log.exception("phone server could not start")
                 ctl.phones.port, ctl.phones.problem = 0, str(exc)
         try:  # buttons, lights and tag readers from [hardware]: real on a Pi, simulated twins elsewhere
+            if not _box_has_parts(config):
+                app.services_ready()  # nothing to listen to: the diagnostics say no hardware is configured
+                return
             from hardware.router import Box
 
             await asyncio.sleep(0)  # a frame between the two (each loads its code on this loop)

@@ -23,7 +23,7 @@ import importlib.resources
 import importlib.util
 import json
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 
 from companion.core.errors import CompanionError
@@ -70,19 +70,39 @@ def package_texts(package: str) -> dict[str, dict[str, str]]:
     return {lang: read_catalogue(package, lang) for lang in LANGUAGES}
 
 
-def catalogue(extra: tuple[str, ...] = ()) -> dict[str, dict[str, str]]:
+def catalogue(extra: tuple[str, ...] = ()) -> Mapping[str, dict[str, str]]:
     """Every text by language: the app's, every registered game's, and those of ``extra`` (front-end
-    packages with their own catalogues)."""
+    packages with their own catalogues). A language's texts are read when it is first asked for."""
     return _catalogue(("companion.app", *(entry(name).package for name in game_names()), *extra))
 
 
+class _Texts(Mapping[str, dict[str, str]]):
+    """The merged texts of some packages, by language, each language read on first use."""
+
+    def __init__(self, packages: tuple[str, ...]) -> None:
+        self.packages = packages
+        self.read: dict[str, dict[str, str]] = {}
+
+    def __getitem__(self, lang: str) -> dict[str, str]:
+        found = self.read.get(lang)
+        if found is None:
+            if lang not in LANGUAGES:
+                raise KeyError(lang)
+            found = self.read[lang] = {}
+            for package in self.packages:
+                found.update(read_catalogue(package, lang))
+        return found
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(LANGUAGES)
+
+    def __len__(self) -> int:
+        return len(LANGUAGES)
+
+
 @functools.cache
-def _catalogue(packages: tuple[str, ...]) -> dict[str, dict[str, str]]:
-    merged: dict[str, dict[str, str]] = {lang: {} for lang in LANGUAGES}
-    for package in packages:
-        for lang in LANGUAGES:
-            merged[lang].update(read_catalogue(package, lang))
-    return merged
+def _catalogue(packages: tuple[str, ...]) -> _Texts:
+    return _Texts(packages)
 
 
 def text(code: str, params: Mapping[str, JSON] | None = None, lang: str = "en", extra: tuple[str, ...] = ()) -> str:

@@ -348,13 +348,21 @@ class Game(Generic[S]):
 
     def _last_after(self, events: Sequence[Event]) -> tuple[Sequence[Entry], int] | None:
         """The entries of the last action that will count once ``events`` are committed, and its
-        place among the actions that count (-1: none); None when only the commit can tell."""
+        place among the actions that count (-1: none); None when only the commit can tell. (The
+        table asks three times for the same events: the answer is kept until the log grows.)"""
+        memo = self.__dict__.get("_after")
+        if memo is not None and memo[0] is events and memo[1] == self.seq:
+            found: tuple[Sequence[Entry], int] | None = memo[2]
+            return found
         if self._simple_undo(events):
             index = len(self._live) - 2
-            return (self._events(self._live[index]), index) if index >= 0 else ((), -1)
-        if any(isinstance(ev, Undone) for ev in events) or self.seq + 1 in self._undone:
-            return None
-        return self.entries_for(events), len(self._live)
+            found = (self._events(self._live[index]), index) if index >= 0 else ((), -1)
+        elif any(isinstance(ev, Undone) for ev in events) or self.seq + 1 in self._undone:
+            found = None
+        else:
+            found = self.entries_for(events), len(self._live)
+        self._after = (events, self.seq, found)
+        return found
 
     def last_action_after(self, events: Sequence[Event]) -> tuple[list[Entry], S] | None:
         """What :meth:`last_action` will give once ``events`` are committed, with the state before

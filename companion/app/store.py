@@ -319,12 +319,14 @@ class Store:
         def work(db: sqlite3.Connection) -> GameRows:
             db.execute("BEGIN")  # one snapshot of the file for every read
             try:
-                row = db.execute(_HEADER_SQL + " WHERE g.id = ? GROUP BY g.id", (game_id,)).fetchone()
+                # The header without counting the events (a second pass over every row): they are read next.
+                row = db.execute(_GAME_SQL, (game_id,)).fetchone()
                 if row is None:
                     raise StoreError("store.no_game", "no such game", game=game_id)
                 rows = db.execute(
                     "SELECT seq, action, body, source FROM events WHERE game_id = ? ORDER BY seq", (game_id,)
                 ).fetchall()
+                row = (*row, len(rows))
                 checkpoints = db.execute(
                     "SELECT action, version, state FROM checkpoints WHERE game_id = ?", (game_id,)
                 ).fetchall()
@@ -373,6 +375,9 @@ _HEADER_SQL = (
     "SELECT g.id, g.rules, g.title, g.config, g.seed, g.created, g.updated, g.status, COUNT(e.seq) "
     "FROM games g LEFT JOIN events e ON e.game_id = g.id"
 )
+
+
+_GAME_SQL = "SELECT id, rules, title, config, seed, created, updated, status FROM games WHERE id = ?"
 
 
 def _header(row: tuple[Any, ...]) -> GameHeader:

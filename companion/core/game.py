@@ -7,6 +7,8 @@
 from __future__ import annotations
 
 import functools
+import itertools
+import operator
 import random
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -210,25 +212,27 @@ class Game(Generic[S]):
         # its action) with its length; each marker takes back the last action that counts.
         seqs = [row[0] for row in rows]
         actions = [row[1] for row in rows]
-        if seqs != list(range(1, len(rows) + 1)) or any(
-            a != s and a != p for s, a, p in zip(seqs, actions, [0, *actions], strict=False)
-        ):
+        starts = list(itertools.compress(seqs, map(operator.eq, seqs, actions)))
+        # Numbered 1, 2, 3, ..., no event of a later action, and the action changes only where one
+        # starts (at its own seq): as many changes as starts (each start is a change).
+        numbered = seqs == list(range(1, len(rows) + 1)) and all(map(operator.le, actions, seqs))
+        if not numbered or sum(map(operator.ne, actions, [0, *actions])) != len(starts):
             _check_numbering(list(zip(seqs, actions, strict=True)))  # names the first event out of order
-        if any(actions[seq - 1] != seq for seq in markers if 0 < seq <= len(rows)):
-            return cls(rules, config, seed, list(game._entries))  # a marker inside an action: as written
-        starts = [s for s, a in zip(seqs, actions, strict=True) if s == a]
+        if not markers.keys() <= set(starts):  # a marker inside an action, or none of this log: as written
+            return cls(rules, config, seed, list(game._entries))
         ends = [*starts[1:], len(rows) + 1] if starts else []
         counting: list[int] = []  # the index in ``starts`` of each action that counts, so far
         undone: set[int] = set()
+        marker, keep, drop, taken = markers.get, counting.append, counting.pop, undone.add
         for index, start in enumerate(starts):
-            target = markers.get(start)
+            target = marker(start)
             if target is None:
-                counting.append(index)
+                keep(index)
             elif ends[index] - start != 1 or not counting or starts[counting[-1]] != target:  # not what a
                 return cls(rules, config, seed, list(game._entries))  # table writes: fold it as written
             else:
-                counting.pop()
-                undone.add(target)
+                drop()
+                taken(target)
         live = [_Action(starts[i], ends[i] - starts[i]) for i in counting]
         game._undone = undone
         game._live = live

@@ -265,3 +265,28 @@ def test_an_undo_marker_written_another_way_is_still_found() -> None:
     # A reader that missed it: the log is folded as written, to the same game.
     missed = Game.from_rows(RULES, CONFIG, game.seed, rows, read, {}, {})
     assert missed.state == game.state and missed.last_action() == game.last_action()
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(-1, 9), max_size=9))
+def test_opening_refuses_exactly_the_logs_that_are_not_numbered_as_a_table_numbers_them(actions: list[int]) -> None:
+    """The numbering is checked a column at a time; it refuses what the event-by-event rule refuses."""
+    from companion.core.game import _check_numbering
+
+    rows = [(seq, action, "stored") for seq, action in enumerate(actions, start=1)]
+    try:
+        _check_numbering([(seq, action) for seq, action, _ in rows])
+    except MalformedInput:
+        numbered = False
+    else:
+        numbered = True
+
+    def undecodable(stored: str) -> Any:
+        raise MalformedInput("test.not_read", "not decoded")
+
+    try:
+        Game.from_rows(RULES, CONFIG, 1, rows, undecodable, {}, {})
+    except MalformedInput as refused:
+        assert (refused.code != "import.bad_sequence") == numbered
+    else:
+        assert numbered

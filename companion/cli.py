@@ -40,8 +40,6 @@ from companion.app.i18n import LANGUAGES, error_text, text
 from companion.app.store import Store
 from companion.app.table import Ack, NoGame, Table
 from companion.app.writer import WriterLock, ask_running_app
-from companion.appliance import commands as appliance_commands
-from companion.appliance.version import version_text
 from companion.core.audience import Audience
 from companion.core.errors import CompanionError, MalformedInput
 from companion.core.events import Undo
@@ -504,13 +502,38 @@ def cmd_serve(args: argparse.Namespace, config: Config) -> int:
 GAMES_HELP = ", ".join(game_names())
 
 
-def build_parser() -> argparse.ArgumentParser:
+class _Version(argparse.Action):
+    """``--version``: the version (and the build an installer wrote) is read when asked for."""
+
+    def __call__(self, parser: argparse.ArgumentParser, ns: argparse.Namespace, values: Any, opt: Any = None) -> None:
+        from companion.appliance.version import version_text
+
+        print(version_text())
+        parser.exit()
+
+
+def _runs_the_app(argv: Sequence[str]) -> bool:
+    """Does this command line start the touchscreen app (``run``, or no command)? Then only the
+    options it can have are set up: the other commands' parsers load their parts (hardware...)."""
+    takes_value = {"--config", "--data-dir", "--lang"}
+    words = iter(argv)
+    for word in words:
+        if word in ("-h", "--help", "--version"):
+            return False
+        if word in takes_value:
+            next(words, None)
+        elif not word.startswith("-"):
+            return word == "run"
+    return True
+
+
+def build_parser(just_run: bool = False) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="companion",
         description="Companion: a table companion for board games. Without a command: the touchscreen app.",
         epilog="Answers are in words for people; --json (where offered) prints them for programs.",
     )
-    parser.add_argument("--version", action="version", version=version_text(), help="print the version and exit")
+    parser.add_argument("--version", action=_Version, nargs=0, help="print the version and exit")
     parser.add_argument("--config", metavar="FILE", help="configuration file (TOML); default: see deploy/README.md")
     parser.add_argument(
         "--data-dir", metavar="DIR", help="where saved games and tags live (overrides the configuration)"
@@ -534,6 +557,8 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--json", action="store_true", help=f"print {what} as JSON")
 
     listen(add("run", cmd_run, "start the touchscreen app (the default)"))
+    if just_run:
+        return parser
     listen(add("serve", cmd_serve, "serve phones without a touchscreen"))
     json_arg(add("games", cmd_games, "list saved games"), "the list")
     p = add("new", cmd_new, "start a new game and make it the open one")
@@ -593,12 +618,15 @@ def build_parser() -> argparse.ArgumentParser:
         hardware_cli = None
     if hardware_cli is not None:
         hardware_cli.add_commands(sub)
+    from companion.appliance import commands as appliance_commands
+
     appliance_commands.add_commands(sub)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)  # (the parser goes: `run` lives on without it)
+    given = sys.argv[1:] if argv is None else list(argv)
+    args = build_parser(just_run=_runs_the_app(given)).parse_args(given)  # (the parser goes: `run` lives on)
     lang = args.lang or "en"
     try:
         config = load_config(args.config)

@@ -19,7 +19,6 @@ grouping are texts of its own app catalogue (``language.plural``, in CLDR's rule
 from __future__ import annotations
 
 import functools
-import importlib.resources
 import importlib.util
 import json
 import re
@@ -33,7 +32,7 @@ from companion.games import entry, game_names
 
 def _languages() -> tuple[str, ...]:
     """English first (the fallback), then every other catalogue of the app, by code."""
-    folder = importlib.resources.files("companion.app").joinpath("messages")
+    folder = Path(__file__).with_name("messages")
     found = sorted(entry.name.removesuffix(".json") for entry in folder.iterdir() if entry.name.endswith(".json"))
     return ("en", *(lang for lang in found if lang != "en"))
 
@@ -50,7 +49,9 @@ def _messages(package: str, lang: str) -> str:
             path = Path(folder, "messages", f"{lang}.json")
             if path.is_file():
                 return path.read_text("utf-8")
-    return importlib.resources.files(package).joinpath("messages", f"{lang}.json").read_text("utf-8")
+    from importlib import resources  # a package that is not a folder (a zip): rare, read as a resource
+
+    return resources.files(package).joinpath("messages", f"{lang}.json").read_text("utf-8")
 
 
 def read_catalogue(package: str, lang: str) -> dict[str, str]:

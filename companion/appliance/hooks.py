@@ -21,11 +21,15 @@ log = logging.getLogger(__name__)
 
 
 def attach_to_kivy_app(app: Any, data_dir: Path, describe: Callable[[], str]) -> Heartbeat:
-    """On the app's start: record the display, warn about volatile storage, ready + heartbeat on Kivy's clock."""
+    """Once the app's first frame is on the screen: record the display, warn about volatile storage,
+    ready + heartbeat on Kivy's clock."""
     beat = heartbeat(describe)
 
     def started(*_: Any) -> None:
         from kivy.clock import Clock
+        from kivy.core.window import Window
+
+        Window.unbind(on_flip=started)
 
         try:
             facts.record_kivy_display(data_dir)
@@ -37,7 +41,12 @@ def attach_to_kivy_app(app: Any, data_dir: Path, describe: Callable[[], str]) ->
             # Kivy's clock runs on the app's own loop: a hung frame stops the heartbeat.
             Clock.schedule_interval(lambda _dt: beat.beat(), beat.interval)
 
-    app.fbind("on_start", started)
+    def first_frame(*_: Any) -> None:
+        from kivy.core.window import Window
+
+        Window.bind(on_flip=started)
+
+    app.fbind("on_start", first_frame)
     app.fbind("on_stop", lambda *_: beat.notifier.stopping())
     return beat
 

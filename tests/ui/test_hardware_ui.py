@@ -12,6 +12,9 @@ from driver import AppProcess
 from prepare import saved_game
 from test_scotland_yard_ui import decode_qr
 
+from companion.app.savedgame import load_game
+from companion.app.store import Store
+
 HARDWARE = """
 [hotspot]
 ssid = "Companion; table"
@@ -41,7 +44,9 @@ def d1_can_move(message: dict[str, Any]) -> bool:
 
 def test_simulated_reader_and_button(display: str, tmp_path: Path) -> None:
     app = AppProcess(display, tmp_path, extra_config=HARDWARE)
-    saved_game(app.data, "scotland_yard", "SY with a box", seed=11, until=d1_can_move)
+    game_id = saved_game(app.data, "scotland_yard", "SY with a box", seed=11, until=d1_can_move)
+    with Store(app.data / "companion.sqlite3") as store:  # test side: where Mister X hides
+        x_station = load_game(store, game_id).game.state.x_station
     (app.data / "tags.json").write_text(
         json.dumps(
             {
@@ -75,7 +80,9 @@ def test_simulated_reader_and_button(display: str, tmp_path: Path) -> None:
         )
         assert "Detective 1" in next(t for t in state["texts"] if " to …" in t)
         seq = state["seq"]
-        app.tap(sorted(t for t in state["tids"] if t.startswith("sy.dest.") and t.count(".") == 3)[0])
+        # any destination but Mister X's station (landing there would end the game)
+        dests = sorted(t for t in state["tids"] if t.startswith("sy.dest.") and t.count(".") == 3)
+        app.tap(next(t for t in dests if not t.endswith(f".{x_station}")))
         app.wait_seq(seq + 1)
 
         # Holding the box's undo button takes the move back (the same rules as the screen's undo).

@@ -40,8 +40,9 @@ def distance(a: int, b: int) -> int:
     return steps
 
 
-def x_move(phone: SyncPhone, want_threat: bool) -> dict[str, Any]:
-    """Mister X's move on his phone: away from the detectives, or (``want_threat``) towards them."""
+def x_move(phone: SyncPhone, want_threat: bool, or_farthest: bool = False) -> dict[str, Any]:
+    """Mister X's move on his phone: away from the detectives, or (``want_threat``) towards them.
+    With ``or_farthest``, where the drawn start leaves him no safe move, the one farthest from them."""
     st = phone.state()
     assert st["view"]["phase"] == "x"
     figures = st["view"]["figures"]
@@ -49,8 +50,12 @@ def x_move(phone: SyncPhone, want_threat: bool) -> dict[str, Any]:
     options.sort(key=lambda o: o[0] != "black")  # a black ticket when it fits, to see it in the log
     fitting = [o for o in options if threatened(o[1], figures) == want_threat]
     if not fitting:
-        assert want_threat, "no safe move for Mister X in this scenario"
-        fitting = sorted(options, key=lambda o: min(distance(o[1], f["station"]) for f in figures))
+        assert want_threat or or_farthest, "no safe move for Mister X in this scenario"
+        fitting = sorted(
+            options,
+            key=lambda o: min(distance(o[1], f["station"]) for f in figures if f["station"]),
+            reverse=not want_threat,
+        )
     ticket, station = fitting[0]
     reply = phone.intent({"kind": "sy.x_move", "ticket": ticket, "station": station}, st["seq"])
     assert reply["type"] == "ack", reply

@@ -40,7 +40,7 @@ def test_undo_names_the_action_and_a_vanished_choice_says_why(app: AppProcess) -
     mrx = link(app, "mrx")
     d2 = link(app, "d2")
     try:
-        x_move(mrx, want_threat=False)
+        x = x_move(mrx, want_threat=False, or_farthest=True)  # the start cards are drawn at random
         state = app.wait(lambda s: "sy.figure.D2.movable" in s["tids"], what="the detectives' turn")
 
         # The touchscreen picks D2 ... and D2's own phone moves it first.
@@ -49,8 +49,9 @@ def test_undo_names_the_action_and_a_vanished_choice_says_why(app: AppProcess) -
         seen = d2.state()
         start = next(f["station"] for f in seen["view"]["figures"] if f["figure"] == "D2")
         moves = seen["legal"]["moves"]["D2"]
-        ticket = "taxi" if moves.get("taxi") else sorted(moves)[0]
-        target = moves[ticket][0]
+        # a move that does not end the game (landing on Mister X would): by taxi where one fits
+        options = [(t, st) for t in sorted(moves, key=lambda t: t != "taxi") for st in moves[t] if st != x["station"]]
+        ticket, target = options[0]
         reply = d2.intent({"kind": "sy.move", "figure": "D2", "ticket": ticket, "station": target}, seen["seq"])
         assert reply["type"] == "ack", reply
         ticket_words = text(f"sy.ticket.{ticket}")

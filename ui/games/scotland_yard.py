@@ -204,7 +204,10 @@ class TableView(base.TableView):
             if isinstance(station, int):
                 main = Lbl(str(station), size=theme.FONT_BIG, bold=True, colour=fg, halign="center")
             else:
-                main = Lbl(self.t(f"ui.sy.short.{ticket}"), size=dp(14), bold=True, colour=fg, halign="center")
+                # a long ticket word ("U-Bahn") gets smaller rather than break over two lines
+                main = Lbl(
+                    self.t(f"ui.sy.short.{ticket}"), size=dp(14), bold=True, colour=fg, halign="center", fit=dp(10)
+                )
             if border is None and ticket == "black":
                 border = theme.MUTED  # a black field must not look like an empty one
             cell = Panel(

@@ -277,12 +277,15 @@ class Table:
         if written is not None:
             written.add_done_callback(_log_failure)
 
-    async def new_game(self, rules_name: str, config: JSONObject, title: str = "") -> int:
+    async def new_game(self, rules_name: str, config: JSONObject, title: str = "", seed: int | None = None) -> int:
+        """Start a game; its shuffles come from ``seed`` (a fresh random one unless a test or a
+        benchmark fixes it to repeat a game exactly)."""
+
         async def job() -> int:
             rules = get_rules(rules_name)
             Game(rules, config, 0)  # validates the setup before anything is written
-            seed = secrets.randbits(63)
-            game_id = await asyncio.to_thread(self.store.create_game, rules_name, title or rules_name, config, seed)
+            chosen = secrets.randbits(63) if seed is None else seed
+            game_id = await asyncio.to_thread(self.store.create_game, rules_name, title or rules_name, config, chosen)
             self.current = await asyncio.to_thread(load_game, self.store, game_id)
             self._publish("switched")
             return game_id

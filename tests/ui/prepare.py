@@ -23,7 +23,7 @@ async def _play(store: Store, rules: str, config: JSONObject | None, title: str,
     await table.start()
     try:
         _, default, choose = DRIVERS[rules]
-        game_id = await table.new_game(rules, config if config is not None else default, title)
+        game_id = await table.new_game(rules, config if config is not None else default, title, seed=seed)
         rng = random.Random(seed)
         for _ in range(5000):
             game = table.game

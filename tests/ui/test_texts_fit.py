@@ -55,9 +55,20 @@ def second_season(message: dict[str, Any]) -> bool:
     return bool(view["season"] >= 2 and view["phase"] == "excavation")
 
 
+def stack_with_losses(message: dict[str, Any]) -> bool:
+    """Victorian Masterminds right after a stack was turned over whose loot was partly lost (the
+    longest texts of the stack panel: "+0 Wissenschaftler (1 verfallen)")."""
+    view = message["view"]
+    last, lines = view.get("last_stack"), view.get("log") or []
+    stack_line = bool(lines) and lines[-1].get("what") in ("vm.log.agent", "vm.log.captured", "vm.log.mission")
+    if not last or view["phase"] == "ended" or view.get("resolution") is not None or not stack_line:
+        return False
+    return any(g.get("lost") for a in last["agents"] for g in a.get("loot") or [])
+
+
 def game_at(data: Path, rules: str, title: str, until: Any, config: JSONObject | None = None) -> int:
     """A saved game that reached ``until`` and is still being played (a random game may end first:
-    its dice are the table's own, so then it is deleted and another one is played)."""
+    each seed is another random game: one that ends first is deleted and the next seed played)."""
     for seed in range(1, 40):
         game_id = saved_game(data, rules, title, seed=seed, config=config, until=until)
         store = Store(data / "companion.sqlite3")
@@ -83,6 +94,7 @@ def saved_games(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[st
         "myk_end": saved_game(data, "mykerinos", "Mykerinos, fin", seed=4, config=four),
         "myk_two": game_at(data, "mykerinos", "Mykerinos à deux", second_season, two),
         "vm": game_at(data, "victorian_masterminds", "Victorian Masterminds", busy_vm),
+        "vm_losses": game_at(data, "victorian_masterminds", "Victorian Masterminds, pertes", stack_with_losses),
         "myk": game_at(data, "mykerinos", "Mykerinos", busy_myk, four),
         "sy": game_at(data, "scotland_yard", "Scotland Yard", busy_sy),
         "sy_table_x": game_at(
@@ -169,6 +181,7 @@ def test_every_text_fits_its_place_on_every_screen(
         for key, screen, name in [
             ("sy_table_x", "game", "table-scotland_yard-table-x"),
             ("vm", "game", "table-victorian_masterminds"),
+            ("vm_losses", "game", "table-victorian_masterminds-losses"),
             ("myk", "game", "table-mykerinos"),
             ("myk_two", "game", "table-mykerinos-two"),
             ("sy_end", "end", "end-scotland_yard"),

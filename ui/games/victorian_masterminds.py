@@ -257,9 +257,10 @@ class TableView(base.TableView):
                 ability = self.t("ui.vm.sabotaged")
             grid.add_widget(chip)
             grid.add_widget(
-                Lbl(loot, size=dp(14), one_line=True, size_hint_x=None, width=dp(180), tid=f"vm.step.{i}.loot")
+                Lbl(loot, size=dp(14), fit=dp(10), size_hint_x=None, width=dp(180), tid=f"vm.step.{i}.loot")
             )
-            grid.add_widget(Lbl(ability, size=dp(14), one_line=True, tid=f"vm.step.{i}.ability"))
+            # a long outcome ("+0 Wissenschaftler (1 verfallen)") gets smaller before it is shortened
+            grid.add_widget(Lbl(ability, size=dp(14), fit=dp(10), tid=f"vm.step.{i}.ability"))
         # a stack taller than three (a Steam Mole's agent beneath) scrolls instead of pushing the title up
         panel = Panel(head, scroll(grid), orientation="vertical", padding=dp(4), spacing=dp(2))
         panel.tid = "vm.stack"

@@ -73,7 +73,7 @@ def test_the_table_plays_a_whole_game_as_mister_x_through_the_table_and_the_stor
         table, player = await open_table(tmp_path / "t.sqlite3")
         seen: list[Any] = []
         table.subscribe(TABLE, seen.append)
-        gid = await table.new_game("scotland_yard", AI_GAME, "ai")
+        gid = await table.new_game("scotland_yard", AI_GAME, "ai", seed=1)
         assert RULES.seats(state_of(table)) == ("d1", "d2", "d3")  # no seat, so no phone link, for him
         with pytest.raises(Forbidden):
             RULES.view(state_of(table), Audience.of_seat("mrx"))
@@ -110,7 +110,7 @@ def test_the_table_plays_a_whole_game_as_mister_x_through_the_table_and_the_stor
 def test_an_undo_while_he_thinks_drops_his_move(tmp_path: Path) -> None:
     async def scenario() -> None:
         table, player = await open_table(tmp_path / "t.sqlite3", thinking=1.0)
-        gid = await table.new_game("scotland_yard", AI_GAME, "ai")
+        gid = await table.new_game("scotland_yard", AI_GAME, "ai", seed=1)
         await table.submit(DrawStart(), TABLE, table.seq, game_id=gid)
         await until(lambda: state_of(table).phase == "detectives")
         rng = random.Random(1)
@@ -139,7 +139,7 @@ def test_after_a_restart_he_answers_with_the_move_his_seed_gives(tmp_path: Path)
     async def scenario() -> None:
         path = tmp_path / "t.sqlite3"
         table, player = await open_table(path, thinking=60)  # he will not get to move before the "power cut"
-        gid = await table.new_game("scotland_yard", AI_GAME, "ai")
+        gid = await table.new_game("scotland_yard", AI_GAME, "ai", seed=1)
         await table.submit(DrawStart(), TABLE, table.seq, game_id=gid)
         assert state_of(table).phase == "x"
         await until(lambda: player.thinking_now)
@@ -171,7 +171,7 @@ def test_he_thinks_off_the_event_loop(tmp_path: Path, monkeypatch: pytest.Monkey
 
     async def scenario() -> None:
         table, player = await open_table(tmp_path / "t.sqlite3")
-        gid = await table.new_game("scotland_yard", AI_GAME, "ai")
+        gid = await table.new_game("scotland_yard", AI_GAME, "ai", seed=1)
         await table.submit(DrawStart(), TABLE, table.seq, game_id=gid)
         await until(lambda: state_of(table).phase == "detectives")
         await close(table, player)

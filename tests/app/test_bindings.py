@@ -387,7 +387,7 @@ def test_a_building_during_a_gunner_choice_is_that_choice() -> None:
 def test_scotland_yard_pawns_select_a_figure(tmp_path: Path) -> None:
     async def scenario(rig: Rig) -> None:
         t = rig.table
-        await t.new_game("scotland_yard", {"detectives": ["Ben", "Cleo"]}, "")
+        await t.new_game("scotland_yard", {"detectives": ["Ben", "Cleo"]}, "", seed=1)
         await t.submit_json({"seq": t.seq, "intent": {"kind": "sy.draw_start"}}, TABLE, game_id=t.current.header.id)
         assert rig.lights.turns[-1] == ("p1",)  # Mister X (place p1) moves first
         assert t.game is not None

@@ -32,7 +32,7 @@ QR_PANEL = 300  # px: less than the touchscreen's QR panel gives a code at 800×
 async def finish(table: Table, rules: str, seed: int) -> int:
     """A whole random legal game through the real table and store."""
     name, config, choose = DRIVERS[rules]
-    game_id = await table.new_game(name, config, f"{rules} {seed}")
+    game_id = await table.new_game(name, config, f"{rules} {seed}", seed=seed)
     rng = random.Random(seed)
     while table.game is not None and table.game.outcome() is None:
         choice = choose(table.game, rng)

@@ -135,7 +135,7 @@ def test_a_phone_of_a_game_the_table_left_says_so_and_offers_to_try_again(tmp_pa
             page = await (await browser.new_context(viewport=PHONE)).new_page()
             await page.goto(r.base + "/s/" + r.tokens(["d1"])["d1"])
             await page.wait_for_selector("#status.connected", timeout=30_000)
-            await r.table.new_game("scotland_yard", SY, "Second")
+            await r.table.new_game("scotland_yard", SY, "Second", seed=2)
             await page.wait_for_selector("[data-action=retry]", timeout=30_000)
             assert await page.inner_text("#notice") == words("link.game_switched")
             assert await page.inner_text("#status") == words("phone.closed")

@@ -68,8 +68,8 @@ async def play_until(r: Rig, rules: str, config: dict[str, Any], busy: Any) -> N
     _, default, choose = DRIVERS[rules]
     rng = random.Random(1)
     title = {"scotland_yard": "Scotland Yard", "victorian_masterminds": "Victorian Masterminds"}.get(rules, "Mykerinos")
-    await r.table.new_game(rules, config or default, title)  # the phones' title bar: a name in no language
-    for _attempt in range(40):
+    await r.table.new_game(rules, config or default, title, seed=1)  # the phones' title bar: a name in no language
+    for attempt in range(40):
         game = r.table.game
         assert game is not None
         for _ in range(3000):
@@ -84,7 +84,7 @@ async def play_until(r: Rig, rules: str, config: dict[str, Any], busy: Any) -> N
                 continue
         if game.outcome() is None and busy(game.snapshot(TABLE)["view"]):
             return
-        await r.table.new_game(rules, config or default, title)
+        await r.table.new_game(rules, config or default, title, seed=attempt + 2)
     raise AssertionError(f"no random {rules} game got busy")
 
 

@@ -120,11 +120,12 @@ def lift_flood_limit(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @asynccontextmanager
-async def rig(tmp_path: Path, rules: str, config: JSONObject) -> AsyncIterator[Rig]:
+async def rig(tmp_path: Path, rules: str, config: JSONObject, seed: int = 1) -> AsyncIterator[Rig]:
+    """A table with a game of ``rules`` (its shuffles from ``seed``: a run repeats exactly) and its phone server."""
     store = Store(tmp_path / "phones.sqlite3")
     table = Table(store)
     await table.start()
-    await table.new_game(rules, config, "Friday night")
+    await table.new_game(rules, config, "Friday night", seed=seed)
     links = SeatLinks(store)
     server = PhoneServer(table, links)
     runner, port = await server.start("127.0.0.1", 0)

@@ -18,7 +18,7 @@ import json
 import logging
 import socket
 import time
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -82,6 +82,21 @@ class Bucket:
         return False
 
 
+async def _pause(delay: float) -> bool:
+    await asyncio.sleep(delay)
+    return True
+
+
+async def _pause_unless_gone(ws: web.WebSocketResponse, delay: float) -> bool:
+    """Wait ``delay`` seconds for a phone's turn; ``False`` as soon as it closes its socket (or
+    speaks out of turn: a phone waits for the answer to its hello)."""
+    try:
+        await ws.receive(timeout=delay)
+    except TimeoutError:
+        return True
+    return False
+
+
 class Failures:
     """Bad hellos per remote address. After a few, that address's hellos are read one at a time,
     each after a wait that doubles per failure up to :data:`MAX_DELAY`: guessing from one address
@@ -110,8 +125,10 @@ class Failures:
         self._count.pop(address, None)
 
     @contextlib.asynccontextmanager
-    async def turn(self, address: str) -> AsyncIterator[bool]:
-        """Wait for this address's turn (and its delay); ``False``: too many of its hellos wait."""
+    async def turn(self, address: str, pause: Callable[[float], Awaitable[bool]] = _pause) -> AsyncIterator[bool]:
+        """Wait for this address's turn (and its delay, through ``pause``, which answers ``False``
+        when the phone left meanwhile: its place in the queue is given up at once); ``False``: too
+        many of its hellos wait, or the phone left."""
         if self._waiting.get(address, 0) >= MAX_WAITING:
             yield False
             return
@@ -120,9 +137,7 @@ class Failures:
         try:
             async with lock:
                 delay = self.delay(address)
-                if delay:
-                    await asyncio.sleep(delay)
-                yield True
+                yield not delay or await pause(delay)
         finally:
             self._waiting[address] -= 1
             if not self._waiting[address]:
@@ -328,7 +343,7 @@ class PhoneServer:
             return None
         if msg.type in (WSMsgType.CLOSE, WSMsgType.CLOSING, WSMsgType.CLOSED, WSMsgType.ERROR):
             return None  # the phone left (or sent more than a message may hold: closed with 1009)
-        async with self.failures.turn(address) as turn:
+        async with self.failures.turn(address, lambda delay: _pause_unless_gone(ws, delay)) as turn:
             if not turn:
                 await _send(ws, {"type": "error", "code": "link.busy", "text": self._text("link.busy")})
                 return None

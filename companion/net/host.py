@@ -48,7 +48,7 @@ from companion.core.errors import CompanionError, MalformedInput
 from companion.core.jsonvalue import JSON, JSONObject
 from companion.games import entry, game_names, get_summary
 from companion.games import preferences as game_preferences
-from companion.net.server import Bucket, Failures, PhoneServer
+from companion.net.server import Bucket, Failures, PhoneServer, pause_unless_gone
 
 log = logging.getLogger(__name__)
 
@@ -184,7 +184,7 @@ class Host:
         except TimeoutError:
             msg = None
         conn = HostConnection(ws)
-        async with self.server.failures.turn(address) as turn:  # the seats' throttle, shared
+        async with self.server.failures.turn(address, lambda delay: pause_unless_gone(ws, delay)) as turn:  # shared
             if turn and msg is not None and msg.type == WSMsgType.TEXT:
                 hello = _parse(msg.data)
                 if isinstance(hello, dict) and hello.get("type") == "hello" and set(hello) == {"type", "token"}:

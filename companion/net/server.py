@@ -87,7 +87,7 @@ async def _pause(delay: float) -> bool:
     return True
 
 
-async def _pause_unless_gone(ws: web.WebSocketResponse, delay: float) -> bool:
+async def pause_unless_gone(ws: web.WebSocketResponse, delay: float) -> bool:
     """Wait ``delay`` seconds for a phone's turn; ``False`` as soon as it closes its socket (or
     speaks out of turn: a phone waits for the answer to its hello)."""
     try:
@@ -343,7 +343,7 @@ class PhoneServer:
             return None
         if msg.type in (WSMsgType.CLOSE, WSMsgType.CLOSING, WSMsgType.CLOSED, WSMsgType.ERROR):
             return None  # the phone left (or sent more than a message may hold: closed with 1009)
-        async with self.failures.turn(address, lambda delay: _pause_unless_gone(ws, delay)) as turn:
+        async with self.failures.turn(address, lambda delay: pause_unless_gone(ws, delay)) as turn:
             if not turn:
                 await _send(ws, {"type": "error", "code": "link.busy", "text": self._text("link.busy")})
                 return None

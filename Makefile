@@ -39,8 +39,10 @@ lint: venv
 	$(PY) -m ruff format --check companion hardware ui tests benchmarks
 	$(PY) -m mypy companion hardware ui
 
+# The test files run in parallel, one worker per core up to 4 (each UI and browser test starts its
+# own Xvfb display, app process and browser); the slowest tests are listed at the end.
 test: apt venv lint
-	$(PY) -m pytest
+	$(PY) -m pytest -n auto --maxprocesses=4 --dist loadfile --durations=15
 
 bench: apt venv
 	$(PY) benchmarks/bench.py $(BENCH_ARGS)

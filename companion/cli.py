@@ -634,6 +634,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             config = Config(**{**config.__dict__, "data_dir": Path(args.data_dir)})
         lang = args.lang or config.language
         args.language = lang
+        # The parts' own commands (appliance, hardware) speak through this: the command line
+        # composes every part, so it knows every part's texts.
+        args.say = lambda code, params: text(code, params, lang, extra=("hardware", "companion.appliance"))
         func = getattr(args, "func", cmd_run)
         result: int = func(args, config)
         sys.stdout.flush()

@@ -122,17 +122,21 @@ def cmd_hotspot(args: argparse.Namespace, config: Any, runner: Runner = _run) ->
     if shutil.which("nmcli") is None:
         raise HotspotError("appliance.hotspot.no_nmcli", "NetworkManager (nmcli) is not installed")
     hotspot = Hotspot(runner, args.ifname)
+
+    def say(code: str, **params: Any) -> str:
+        return str(args.say(f"appliance.hotspot.say.{code}", params))
+
     if args.action == "status":
-        state = "on" if hotspot.active() else ("off (configured)" if hotspot.exists() else "off")
-        print(f"hotspot: {state}; configured SSID: {config.hotspot_ssid or '(none)'}")
+        state = "on" if hotspot.active() else ("configured" if hotspot.exists() else "off")
+        print(say("status", state=say(f"state.{state}"), ssid=config.hotspot_ssid or say("no_ssid")))
         return 0
     if os.geteuid() != 0:
         raise HotspotError("appliance.hotspot.root", "changing the network needs root: sudo companion hotspot ...")
     if args.action == "off":
         if hotspot.off():
-            print("Hotspot off. NetworkManager reconnects to the home Wi-Fi (if one is configured).")
+            print(say("off"))
         else:
-            print("There is no Companion hotspot.")
+            print(say("none"))
         return 0
     ssid = args.ssid if args.ssid is not None else config.hotspot_ssid
     password = "" if args.open else (args.password if args.password is not None else config.hotspot_password)
@@ -145,12 +149,11 @@ def cmd_hotspot(args: argparse.Namespace, config: Any, runner: Runner = _run) ->
         if config.path is None:
             raise HotspotError("appliance.hotspot.no_config", "no configuration file to store the SSID in: --config")
         changed = update(config.path, "hotspot", {"ssid": ssid, "password": password})
-        print(f"stored SSID and password in {config.path}")
+        print(say("stored", path=str(config.path)))
     hotspot.on(ssid, password)
-    kind = "WPA2" if password else "open, no password"
-    print(f"Hotspot on: SSID {ssid!r} ({kind}); the Pi is 10.42.0.1 on it.")
-    print("The Pi has left the home Wi-Fi while it serves the hotspot; `sudo companion hotspot off` returns to it.")
+    print(say("on", ssid=ssid, kind=say("wpa2" if password else "open")))
+    print(say("left_home"))
     if changed and shutil.which("systemctl"):
         runner(["systemctl", "try-restart", "companion.service"])
-        print("restarted companion.service (if running) so the touchscreen shows the new Wi-Fi code")
+        print(say("restarted"))
     return 0

@@ -13,6 +13,7 @@ import os
 import shutil
 import sqlite3
 import subprocess
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -76,7 +77,7 @@ def stored_game(data_dir: Path) -> dict[str, Any] | None:
     """The current game in the store file, read-only (the running app stays the only writer)."""
     path = data_dir / "companion.sqlite3"
     if data_dir.is_dir() and not os.access(data_dir, os.R_OK | os.X_OK):
-        return {"error": f"{data_dir} is not readable for this user (sudo -u companion companion status)"}
+        return {"unreadable": str(data_dir)}
     if not path.is_file():
         return None
     try:
@@ -124,50 +125,66 @@ def _size(n: float) -> str:
     return f"{n:.1f} TB"
 
 
-def format_status(data: dict[str, Any]) -> str:
-    lines = [data["version"]]
+Say = Callable[[str, Mapping[str, Any]], str]  # (code, parameters) -> the words in the reader's language
+
+
+def format_status(data: dict[str, Any], say: Say) -> str:
+    """The report for a person, in ``say``'s language: one labelled line per part (the labels lined up)."""
+
+    def _say(code: str, **params: Any) -> str:
+        return say(f"appliance.status.{code}", params)
+
+    rows: list[tuple[str, str]] = []
     unit = data["service"]
     if unit is None:
-        lines.append("service:  not installed as a service (companion.service)")
+        rows.append(("service", _say("no_service", unit=UNIT)))
     else:
         state = f"{unit.get('ActiveState', '?')} ({unit.get('SubState', '?')})"
         since = unit.get("ActiveEnterTimestamp") or ""
-        scope = "" if unit["scope"] == "system" else " [user unit]"
-        lines.append(f"service:  {UNIT}{scope} {state}" + (f" since {since}" if since else ""))
+        scope = "" if unit["scope"] == "system" else " " + _say("user_unit")
+        rows.append(("service", f"{UNIT}{scope} {state}" + (" " + _say("since", since=since) if since else "")))
         if unit.get("StatusText"):
-            lines.append(f"app:      {unit['StatusText']}")
+            rows.append(("app", unit["StatusText"]))
         if unit.get("NRestarts", "0") not in ("", "0"):
-            lines.append(f"restarts: {unit['NRestarts']} (see the log)")
+            rows.append(("restarts", _say("restarted", n=int(unit["NRestarts"]))))
     game = data["game"]
     if game is None:
-        lines.append("games:    no saved games yet")
+        rows.append(("games", _say("no_games")))
+    elif "unreadable" in game:
+        rows.append(("games", _say("unreadable", dir=game["unreadable"])))
     elif "error" in game:
-        lines.append(f"games:    cannot read the store: {game['error']}")
+        rows.append(("games", _say("store_error", error=game["error"])))
     else:
+        saved = _say("saved", n=game["saved_games"])
         cur = game["current"]
-        opened = f"current game {cur['id']} {cur['rules']} ({cur['events']} events, {cur['status']})" if cur else ""
-        lines.append(f"games:    {game['saved_games']} saved" + (f"; {opened}" if opened else ""))
+        if cur:
+            status = say(f"cli.status.{cur['status']}", {}) if cur["status"] in ("playing", "finished") else ""
+            current = _say("current", id=cur["id"], rules=cur["rules"], n=cur["events"], status=status or cur["status"])
+            saved = _say("games", saved=saved, current=current)
+        rows.append(("games", saved))
     st = data["storage"]
-    room = f", {_size(st['free_bytes'])} free" if "free_bytes" in st else ""
-    lines.append(f"data:     {st['data_dir']} ({st['fstype'] or '?'} on {st['mount'] or '?'}{room})")
+    where = _say("on", fstype=st["fstype"] or "?", mount=st["mount"] or "?")
+    room = ", " + _say("free", size=_size(st["free_bytes"])) if "free_bytes" in st else ""
+    rows.append(("data", f"{st['data_dir']} ({where}{room})"))
     if st["volatile"]:
-        lines.append(f"WARNING:  saved games are lost at power-off: {st['volatile']}")
-    lines.append(f"config:   {data['config'] or '(none: defaults)'}")
+        rows.append(("warning", _say("volatile", why=st["volatile"])))
+    rows.append(("config", data["config"] or _say("no_config")))
     power = data["power"]
     if power is None:
-        lines.append("power:    (no vcgencmd: not a Raspberry Pi OS)")
+        rows.append(("power", _say("no_vcgencmd")))
     elif "error" in power:
-        lines.append(f"power:    vcgencmd failed: {power['error']}")
+        rows.append(("power", _say("vcgencmd_failed", error=power["error"])))
     elif power["flags"]:
         now = [f for f in power["flags"] if f.endswith("now")]
-        word = "WARNING" if now else "note"
-        flags = ", ".join(power["flags"])
-        lines.append(f"power:    {word}: {flags} (throttled={power['value']}; use the official power supply)")
+        word = _say("label.warning" if now else "note")
+        rows.append(("power", _say("flags", word=word, flags=", ".join(power["flags"]), value=power["value"])))
     else:
-        lines.append(f"power:    ok (throttled={power['value']})")
+        rows.append(("power", _say("power_ok", value=power["value"])))
     if unit is not None:
-        lines.append(f"logs:     journalctl {'--user ' if unit['scope'] == 'user' else ''}-u companion -f")
-    return "\n".join(lines)
+        rows.append(("logs", f"journalctl {'--user ' if unit['scope'] == 'user' else ''}-u companion -f"))
+    labels = {key: _say("label", label=_say(f"label.{key}")) for key, _ in rows}
+    width = max(len(label) for label in labels.values()) + 1
+    return "\n".join([data["version"], *(f"{labels[key]:<{width}}{value}" for key, value in rows)])
 
 
 def add_commands(subparsers: Any) -> None:
@@ -178,5 +195,5 @@ def add_commands(subparsers: Any) -> None:
 
 def cmd_status(args: argparse.Namespace, config: Any) -> int:
     data = collect(config)
-    print(json.dumps(data, indent=1) if args.json else format_status(data))
+    print(json.dumps(data, indent=1) if args.json else format_status(data, args.say))
     return 0

@@ -9,11 +9,12 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from companion.app.config import load_config
-from companion.app.i18n import LANGUAGES, package_texts
+from companion.app.i18n import LANGUAGES, package_texts, text
 from companion.app.store import Store
 from companion.app.table import Table
 from companion.appliance import hotspot, status
@@ -85,10 +86,19 @@ def test_networkmanagers_refusal_becomes_a_coded_error(nmcli: Path) -> None:
     assert caught.value.code == "appliance.hotspot.nmcli" and "unexpected" in caught.value.message
 
 
-def test_the_command_stores_ssid_and_password_once(nmcli: Path, tmp_path: Path) -> None:
+def say_in(lang: str) -> Any:
+    """What the command line hands the parts' commands: their words in ``lang``."""
+    return lambda code, params: text(code, params, lang, extra=("hardware", "companion.appliance"))
+
+
+def test_the_command_stores_ssid_and_password_once(
+    nmcli: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = tmp_path / "companion.toml"
     path.write_text((ROOT / "deploy" / "companion.default.toml").read_text())
-    args = argparse.Namespace(action="on", ssid="Spieltisch", password="geheim123", open=False, ifname="wlan0")
+    args = argparse.Namespace(
+        action="on", ssid="Spieltisch", password="geheim123", open=False, ifname="wlan0", say=say_in("fr")
+    )
     if os.geteuid() != 0:
         with pytest.raises(HotspotError) as caught:
             hotspot.cmd_hotspot(args, load_config(path))
@@ -103,12 +113,14 @@ def test_the_command_stores_ssid_and_password_once(nmcli: Path, tmp_path: Path) 
         return subprocess.run(command, capture_output=True, text=True, check=False)
 
     assert hotspot.cmd_hotspot(args, load_config(path), run) == 0
+    said = capsys.readouterr().out  # in the configured language (here French), as the command line passes it
+    assert "Point d’accès actif\u00a0: réseau Spieltisch (WPA2)" in said and "appliance." not in said
     config = load_config(path)
     assert (config.hotspot_ssid, config.hotspot_password) == ("Spieltisch", "geheim123")  # what the QR code shows
     assert Hotspot().active()
     assert ["systemctl", "try-restart", "companion.service"] in calls  # the touchscreen rereads the config
     calls.clear()
-    again = argparse.Namespace(action="on", ssid=None, password=None, open=False, ifname="wlan0")
+    again = argparse.Namespace(action="on", ssid=None, password=None, open=False, ifname="wlan0", say=say_in("en"))
     assert hotspot.cmd_hotspot(again, load_config(path), run) == 0  # from the stored values, no restart
     assert not [c for c in calls if c[0] == "systemctl"]
 
@@ -139,6 +151,47 @@ def test_companion_status_shows_the_current_game_read_only(tmp_path: Path) -> No
     )
     report = json.loads(done.stdout)
     assert report["game"]["current"]["id"] == 1 and report["storage"]["data_dir"] == str(data)
+
+
+REPORT: dict[str, Any] = {  # what status.collect gathers on a Pi: a running unit, a game, a low-voltage warning
+    "version": "companion 0.1.0",
+    "config": "/etc/companion/companion.toml",
+    "service": {
+        "scope": "system",
+        "ActiveState": "active",
+        "SubState": "running",
+        "ActiveEnterTimestamp": "Mon 2026-11-23 19:02:11 CET",
+        "NRestarts": "1",
+        "StatusText": "game 3 scotland_yard at seq 41; 4 phones connected",
+    },
+    "game": {"saved_games": 3, "current": {"id": 3, "rules": "scotland_yard", "status": "playing", "events": 41}},
+    "storage": {"data_dir": "/var/lib/companion", "fstype": "ext4", "mount": "/", "free_bytes": 5e9, "volatile": ""},
+    "power": {"flags": ["under-voltage now"], "value": "0x50005"},
+}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_status_report_speaks_the_tables_language(lang: str) -> None:
+    """Every line in the configured language, plurals by the language's rule, labels lined up."""
+    report = status.format_status(REPORT, say_in(lang))
+    lines = report.splitlines()
+    assert lines[0] == "companion 0.1.0" and "appliance." not in report and "{" not in report
+    starts = {re.match(r"[^:]+: +", line).end() for line in lines[1:]}  # type: ignore[union-attr]
+    assert len(starts) == 1, report  # every value starts in the same column
+    expected = {
+        "en": ["3 saved games; current game 3 scotland_yard (41 events, playing)", "WARNING: under-voltage now"],
+        "de": ["3 gespeicherte Spiele; aktuelles Spiel 3 scotland_yard (41 Ereignisse, ", "WARNUNG: under-voltage now"],
+        "fr": ["3 parties enregistrées\u00a0; partie en cours 3", "ATTENTION\u00a0: under-voltage now"],
+        "es": ["3 partidas guardadas; partida actual 3 scotland_yard (41 eventos, ", "AVISO: under-voltage now"],
+    }[lang]
+    assert all(words in report for words in expected), report
+    one = status.format_status({**REPORT, "game": {"saved_games": 1, "current": None}}, say_in(lang))
+    assert {
+        "en": "1 saved game",
+        "de": "1 gespeichertes Spiel",
+        "fr": "1 partie enregistrée",
+        "es": "1 partida guardada",
+    }[lang] in one
 
 
 def test_status_line_of_the_running_app() -> None:
@@ -204,7 +257,9 @@ def test_status_says_when_the_data_directory_is_not_readable() -> None:
         done = subprocess.run(
             command, cwd=ROOT, capture_output=True, text=True, timeout=60, env={**os.environ, "PYTHONPATH": str(ROOT)}
         )
-        assert "is not readable for this user (sudo -u companion companion status)" in done.stdout, done.stderr
+        assert done.stdout.strip() == repr({"unreadable": str(data)}), done.stderr
+        report = status.format_status({**REPORT, "game": {"unreadable": str(data)}}, say_in("es"))
+        assert f"{data} no es legible para este usuario (sudo -u companion companion status)" in report
     finally:
         (outer / "data").chmod(0o700)
         shutil.rmtree(outer)

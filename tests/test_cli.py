@@ -65,6 +65,8 @@ def test_a_short_game_in_words(capsys: pytest.CaptureFixture[str], tmp_path: Pat
     assert "Now: Round 1/22 · Mister X moves" in out
     out = ok(capsys, tmp_path, "show", "--as", "mrx")
     assert "You (Mister X) are at station 51." in out
+    out = ok(capsys, tmp_path, "show", "--as", "debug")  # everything, worded for whoever reads it
+    assert "Mister X is at station 51 (the debug view sees every secret)." in out and "You (" not in out
     out = ok(capsys, tmp_path, "show", "--as", "d1")
     assert "51" not in out  # Mister X's station is his secret
     out = ok(capsys, tmp_path, "do", "sy.x_move", "ticket=taxi", "station=67", "--as", "mrx")

@@ -85,11 +85,12 @@ class ScotlandYardSummary:
         if mrx.get("ai"):
             lines.append(Line("sy.sum.mrx_table", {"level": t(f"sy.ai.{txt(mrx.get('ai'))}")}, indent=1))
         secret = obj(view.get("secret"))
-        if secret:  # Mister X's own view
+        if secret:  # Mister X's own view, or the debug view (which alone has the tracker's candidates)
+            who = "debug" if "candidates" in view else "secret"  # "Mister X is at" / "You (Mister X) are at"
             at = num(secret.get("station"))
-            lines.append(Line("sy.sum.secret_at", {"station": at}) if at else Line("sy.sum.secret_unplaced"))
+            lines.append(Line(f"sy.sum.{who}_at", {"station": at}) if at else Line(f"sy.sum.{who}_unplaced"))
             if secret.get("next_is_reveal"):
-                lines.append(Line("sy.sum.next_reveal", indent=1))
+                lines.append(Line("sy.sum.debug_next_reveal" if who == "debug" else "sy.sum.next_reveal", indent=1))
         route = {num(f.get("field")): num(f.get("station")) for f in map(obj, items(secret.get("route")))}
         log = []
         for field in map(obj, items(view.get("log"))):

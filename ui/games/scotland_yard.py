@@ -356,22 +356,7 @@ class TableView(base.TableView):
         if phase == "x" and self.table_plays_x():
             # No phone: the table decides his move in secret, then it appears in the travel log.
             level = self.t(f"sy.ai.{txt(obj(v.get('mrx')).get('ai'))}")
-            box.add_widget(
-                Panel(
-                    Lbl(
-                        self.t("ui.sy.table_thinking", level=level),
-                        size=theme.FONT_BIG,
-                        bold=True,
-                        wrap=True,
-                        tid="sy.thinking",
-                        pos_hint={"center_y": 0.5},
-                    ),
-                    colour=theme.PANEL_HI,
-                    border=theme.ACCENT,
-                    size_hint_y=None,
-                    height=dp(64),
-                )
-            )
+            box.add_widget(self.banner(self.t("ui.sy.table_thinking", level=level), "sy.thinking", theme.ACCENT))
         elif phase == "x" and mrx not in self.ctl.connected():
             # He moves only on his own phone: say so, and offer his QR code in one tap.
             box.add_widget(
@@ -393,21 +378,7 @@ class TableView(base.TableView):
                 )
             )
         elif phase == "x":
-            box.add_widget(
-                Panel(
-                    Lbl(
-                        self.t("ui.sy.waiting_x"),
-                        size=theme.FONT_BIG,
-                        bold=True,
-                        wrap=True,
-                        tid="sy.waiting",
-                        pos_hint={"center_y": 0.5},
-                    ),
-                    colour=theme.PANEL_HI,
-                    size_hint_y=None,
-                    height=dp(64),
-                )
-            )
+            box.add_widget(self.banner(self.t("ui.sy.waiting_x"), "sy.waiting"))
         elif phase == "detectives":
             hint = self.t("ui.sy.pick_figure") if self.moves() else self.t("ui.sy.no_moves")
             box.add_widget(Lbl(hint, colour=theme.MUTED, wrap=True, tid="sy.hint"))
@@ -525,6 +496,17 @@ class TableView(base.TableView):
             draws = self.t("ui.sy.x_draws_table") if self.table_plays_x() else self.t("ui.sy.x_draws")
             box.add_widget(Lbl(draws, colour=theme.WARN, wrap=True, tid="sy.x_draws"))
         return scroll(box, tid="sy.start")
+
+    @staticmethod
+    def banner(words: str, tid: str, border: theme.RGBA | None = None) -> Widget:
+        """One big line across the moves' side while Mister X's move is awaited."""
+        return Panel(
+            Lbl(words, size=theme.FONT_BIG, bold=True, wrap=True, tid=tid, pos_hint={"center_y": 0.5}),
+            colour=theme.PANEL_HI,
+            border=border,
+            size_hint_y=None,
+            height=dp(64),
+        )
 
     def placement(self, legal: JSONObject) -> Widget:
         figures = [txt(f) for f in seq_of(legal.get("figures"))]

@@ -239,7 +239,7 @@ async def run(config: Config, fullscreen: bool = False, lock: WriterLock | None 
     from companion.appliance.hooks import attach_to_kivy_app
     from companion.appliance.status import status_line
 
-    attach_to_kivy_app(app, config.data_dir, lambda: status_line(table, ctl.phones.server))
+    attach_to_kivy_app(app, config.data_dir, lambda: status_line(table, ctl.phones.server), after_first_frame)
     first_frame = os.environ.get("COMPANION_FIRST_FRAME")
     if first_frame:
         note_first_frame(app, Path(first_frame))

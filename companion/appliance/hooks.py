@@ -20,16 +20,15 @@ from companion.appliance.notify import Heartbeat, heartbeat
 log = logging.getLogger(__name__)
 
 
-def attach_to_kivy_app(app: Any, data_dir: Path, describe: Callable[[], str]) -> Heartbeat:
-    """Once the app's first frame is on the screen: record the display, warn about volatile storage,
-    ready + heartbeat on Kivy's clock."""
+def attach_to_kivy_app(
+    app: Any, data_dir: Path, describe: Callable[[], str], after_first_frame: Callable[[Any, Callable[[], Any]], None]
+) -> Heartbeat:
+    """Once the app's first frame is on the screen (``after_first_frame(app, work)``, the entry
+    point's own): record the display, warn about volatile storage, ready + heartbeat on Kivy's clock."""
     beat = heartbeat(describe)
 
-    def started(*_: Any) -> None:
+    def started() -> None:
         from kivy.clock import Clock
-        from kivy.core.window import Window
-
-        Window.unbind(on_flip=started)
 
         try:
             facts.record_kivy_display(data_dir)
@@ -41,12 +40,7 @@ def attach_to_kivy_app(app: Any, data_dir: Path, describe: Callable[[], str]) ->
             # Kivy's clock runs on the app's own loop: a hung frame stops the heartbeat.
             Clock.schedule_interval(lambda _dt: beat.beat(), beat.interval)
 
-    def first_frame(*_: Any) -> None:
-        from kivy.core.window import Window
-
-        Window.bind(on_flip=started)
-
-    app.fbind("on_start", first_frame)
+    after_first_frame(app, started)
     app.fbind("on_stop", lambda *_: beat.notifier.stopping())
     return beat
 

@@ -173,6 +173,9 @@ class Game(Generic[S]):
     through :meth:`commit` and :meth:`append`.
     """
 
+    # :meth:`_last_after`'s last answer: (the events asked about, the seq then, the answer)
+    _after: tuple[Sequence[Event], int, tuple[Sequence[Entry], int] | None] | None = None
+
     def __init__(self, rules: Rules[S], config: JSONObject, seed: int, entries: Sequence[Entry] = ()) -> None:
         self.rules = rules
         self.config = config
@@ -354,10 +357,10 @@ class Game(Generic[S]):
         """The entries of the last action that will count once ``events`` are committed, and its
         place among the actions that count (-1: none); None when only the commit can tell. (The
         table asks three times for the same events: the answer is kept until the log grows.)"""
-        memo = self.__dict__.get("_after")
+        memo = self._after
         if memo is not None and memo[0] is events and memo[1] == self.seq:
-            found: tuple[Sequence[Entry], int] | None = memo[2]
-            return found
+            return memo[2]
+        found: tuple[Sequence[Entry], int] | None
         if self._simple_undo(events):
             index = len(self._live) - 2
             found = (self._events(self._live[index]), index) if index >= 0 else ((), -1)

@@ -31,6 +31,7 @@ from companion.app.table import Table
 from companion.core.errors import CompanionError
 from companion.core.jsonvalue import JSON, JSONObject
 from companion.games import entry, facts, game_names
+from companion.net.listen import bind, port_of
 
 log = logging.getLogger(__name__)
 
@@ -239,12 +240,9 @@ class PhoneServer:
         return app
 
     async def start(self, host: str, port: int) -> tuple[web.AppRunner, int]:
-        runner = web.AppRunner(self.app(), access_log=None)
-        await runner.setup()
-        site = web.TCPSite(runner, host, port)
-        await site.start()
-        bound = runner.addresses[0][1] if runner.addresses else port
-        return runner, int(bound)
+        """Bind ``host``:``port`` (0: a free port) and serve there; the runner and the port bound."""
+        sockets = bind(host, port)
+        return await self.serve(sockets), port_of(sockets)
 
     async def serve(self, sockets: Sequence[socket.socket]) -> web.AppRunner:
         """Serve on sockets already listening (bound by :func:`companion.net.listen.bind`)."""

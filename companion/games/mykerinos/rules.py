@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 from typing import Literal
 
 from companion.core import (
@@ -18,6 +17,7 @@ from companion.core import (
     SetupError,
 )
 from companion.core.audience import require_table, require_table_or_seat
+from companion.core.frozen import replace
 from companion.core.scratch import Scratch
 from companion.core.summary import Line
 from companion.games.mykerinos import flow, recorded, views

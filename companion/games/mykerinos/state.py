@@ -6,9 +6,10 @@ two-player game); per-seat tuples follow ``MykState.seats``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Literal
 
+from companion.core.frozen import replace
 from companion.games.mykerinos.museum import PATRONS, Layout, layouts
 
 COLOURS: tuple[str, ...] = ("blue", "red", "green", "white")

@@ -16,13 +16,13 @@ in the action that causes them, so an ending is never undone:
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 from typing import Final, Literal
 
 from companion.core.audience import Audience, require_seat, require_table
 from companion.core.codec import KindCodec
 from companion.core.errors import Forbidden, IllegalMove, SetupError
 from companion.core.events import Event, Intent
+from companion.core.frozen import replace
 from companion.core.jsonvalue import JSON, JSONObject
 from companion.core.rules import Outcome
 from companion.core.scratch import folded

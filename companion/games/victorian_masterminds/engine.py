@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from companion.core.events import Event
+from companion.core.frozen import replace
 from companion.games.victorian_masterminds.events import (
     AgentPlaced,
     AgentResolved,

@@ -6,8 +6,10 @@ translate them with ``messages/<lang>.json`` (``vm.city.paris``, ``vm.agent.gunn
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Literal
+
+from companion.core.frozen import replace
 
 City = Literal["london", "moscow", "washington", "paris", "rome"]
 Agent = Literal["number_two", "henchman", "saboteur", "gunner", "engineer"]
@@ -183,7 +185,7 @@ class Resolution:
 
     def with_step(self, index: int, **changes: object) -> Resolution:
         steps = list(self.steps) + [Step()] * (index + 1 - len(self.steps))
-        steps[index] = replace(steps[index], **changes)  # type: ignore[arg-type]
+        steps[index] = replace(steps[index], **changes)
         return replace(self, steps=tuple(steps))
 
     @property
@@ -273,4 +275,4 @@ class VMState:
             row = list(getattr(self, name))
             row[i] = value
             updates[name] = tuple(row)
-        return replace(self, **updates)  # type: ignore[arg-type]
+        return replace(self, **updates)

@@ -22,7 +22,6 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
-import json
 import logging
 import secrets
 from collections.abc import Awaitable, Callable
@@ -37,10 +36,11 @@ from companion.core.errors import CompanionError, MalformedInput
 from companion.core.events import Event, Intent, Undo
 from companion.core.game import Game, event_codec, intent_codec
 from companion.core.jsonvalue import JSON, JSONObject
+from companion.core.shared import SharedText
 from companion.games import get_rules
 
 log = logging.getLogger(__name__)
-TEXTS_KEPT = 64  # serialised messages remembered (a commit makes one per audience)
+TEXTS_KEPT = 64  # serialised messages and shared parts of views remembered (see SharedText)
 T = TypeVar("T")
 
 Listener = Callable[[JSONObject], None]
@@ -111,7 +111,7 @@ class Table:
         self.store = store
         self.current: LoadedGame | None = None
         self._subscriptions: list[Subscription] = []
-        self._texts: dict[int, tuple[JSONObject, str]] = {}
+        self._json = SharedText(TEXTS_KEPT)
         self._queue: asyncio.Queue[tuple[Callable[[], Awaitable[Any]], asyncio.Future[Any]]] | None = None
         self._task: asyncio.Task[None] | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -383,15 +383,9 @@ class Table:
         return self._last_found
 
     def text(self, message: JSONObject) -> str:
-        """``message`` as JSON text: serialised once, however many screens get the same message."""
-        hit = self._texts.get(id(message))
-        if hit is not None and hit[0] is message:
-            return hit[1]
-        text = json.dumps(message, ensure_ascii=False)
-        if len(self._texts) >= TEXTS_KEPT:
-            self._texts.clear()
-        self._texts[id(message)] = (message, text)  # the message is kept too, so its id stays its own
-        return text
+        """``message`` as JSON text: serialised once, however many screens get the same message, and
+        the parts of it other audiences' messages share (their views' public picture) only once."""
+        return self._json.dumps(message)
 
     def _prepare(
         self, loaded: LoadedGame, events: tuple[Event, ...], state: Any, source: str

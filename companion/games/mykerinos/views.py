@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from companion.core import JSON, Audience, Forbidden, JSONObject, Outcome, encode
+from companion.core.shared import Layered, per_state
 from companion.games.mykerinos import flow
 from companion.games.mykerinos.intents import CORRECTIONS
 from companion.games.mykerinos.museum import PATRONS, layouts
@@ -62,7 +63,9 @@ def _result(state: MykState) -> JSON:
     }
 
 
+@per_state
 def public(state: MykState) -> JSONObject:
+    """What every screen sees (built once per state: every audience's view holds these objects)."""
     turn = state.turn
     return {
         "phase": state.phase,
@@ -87,21 +90,16 @@ def public(state: MykState) -> JSONObject:
 
 def view(state: MykState, audience: Audience) -> JSONObject:
     if audience.is_table:
-        return public(state)
+        return Layered(public(state), {})
     if audience.kind == "seat":
         seat = audience.seat or ""
         if seat not in state.seats:
             raise Forbidden("myk.unknown_seat", "no such seat in this game", seat=seat[:40])
-        out = public(state)
         choices = legal(state, audience)
-        out["me"] = seat
-        out["choices"] = choices  # this seat's own options now (the same as its legal list)
-        out["to_act"] = bool(choices)
-        return out
+        # ``choices``: this seat's own options now (the same as its legal list)
+        return Layered(public(state), {"me": seat, "choices": choices, "to_act": bool(choices)})
     if audience.is_debug:
-        out = public(state)
-        out["state"] = encode(state)
-        return out
+        return {**public(state), "state": encode(state)}
     raise Forbidden("myk.unknown_audience", "unknown audience", audience=audience.kind)
 
 

@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from companion.core.audience import Audience
 from companion.core.errors import Forbidden
 from companion.core.jsonvalue import JSON, JSONObject
+from companion.core.shared import Layered, per_state
 from companion.games.scotland_yard import moves
 from companion.games.scotland_yard.board import D_CARDS, X_CARDS
 from companion.games.scotland_yard.model import LOG_FIELDS, MRX, NORMAL, REVEALS, ROUNDS, WINNER, SYState, Tickets
@@ -32,7 +33,9 @@ def _controls(state: SYState, seat: str) -> list[JSON]:
     return [f for i, f in enumerate(state.figures) if state.seat_of(i) in (None, seat)]
 
 
+@per_state
 def public(state: SYState) -> JSONObject:
+    """What every screen sees (built once per state: every audience's view holds these objects)."""
     over = state.phase == "over"
     playing = state.phase == "detectives"
     figures: list[JSON] = [
@@ -120,30 +123,29 @@ def _human_x(state: SYState) -> None:
 
 def view(state: SYState, audience: Audience) -> JSONObject:
     if audience.is_table:
-        return public(state)
+        return Layered(public(state), {})
     if audience.is_debug:
-        everything = public(state)
-        everything["secret"] = secret(state)
-        everything["candidates"] = _ints(sorted(state.candidates))
-        return everything
+        return {**public(state), "secret": secret(state), "candidates": _ints(sorted(state.candidates))}
     if audience.is_seat(MRX):
         _human_x(state)
-        mine = public(state)
-        mine["secret"] = secret(state)
-        return mine
+        return Layered(public(state), {"secret": secret(state)})
     if audience.seat is not None and audience.seat in state.seats:
-        theirs = public(state)
-        theirs["controls"] = _controls(state, audience.seat)
-        return theirs
+        return Layered(public(state), {"controls": _controls(state, audience.seat)})
     raise Forbidden("sy.unknown_seat", "there is no such seat in this game")
 
 
+@per_state
+def _all_moves(state: SYState) -> JSONObject:
+    """Every figure still to move, and where each of its tickets takes it (once per state: the
+    table and each detective's phone are offered parts of the same)."""
+    return {
+        state.figures[i]: {line: _ints(dest) for line, dest in moves.figure_options(state, i).items()}
+        for i in moves.to_move(state)
+    }
+
+
 def _figure_moves(state: SYState, figures: list[JSON]) -> JSONObject:
-    out: JSONObject = {}
-    for i in moves.to_move(state):
-        if state.figures[i] in figures:
-            out[state.figures[i]] = {line: _ints(dest) for line, dest in moves.figure_options(state, i).items()}
-    return out
+    return {figure: options for figure, options in _all_moves(state).items() if figure in figures}
 
 
 def legal(state: SYState, actor: Audience) -> JSON:

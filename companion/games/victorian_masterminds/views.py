@@ -11,6 +11,7 @@ from companion.core.audience import Audience
 from companion.core.codec import encode
 from companion.core.errors import Forbidden
 from companion.core.jsonvalue import JSON, JSONObject
+from companion.core.shared import Layered, per_state
 from companion.games.victorian_masterminds.engine import (
     can_capture,
     can_extra_turn,
@@ -148,26 +149,37 @@ def result(s: VMState) -> JSON:
     return {"places": {seat: ranks[seat] for seat in s.seats}, "winners": [x for x in s.seats if ranks[x] == 1]}
 
 
-def table_view(s: VMState) -> JSONObject:
+@per_state
+def _shared(s: VMState) -> JSONObject:
+    """What the table and every phone show, built once per state: the phases and stacks, the
+    cities and every player's tallies."""
     out = common(s)
     out.update(
         {
-            "settings": {
-                "start_level": s.settings.start_level,
-                "gunner_rule": s.settings.gunner_rule,
-                "capture_city_loot": s.settings.capture_city_loot,
-            },
             "cities": {c: {"standing": list(s.standing_in(c)), "mission": _mission(s.mission(c))} for c in CITIES},
-            "mission_deck": s.mission_deck,
             "scientist_supply": s.scientist_supply(),
             "players": [public_player(s, p) for p in s.players],
-            "log": [
-                {"n": line.n, "what": line.what, "seat": line.seat, "city": line.city, "detail": line.detail}
-                for line in s.log
-            ],
         }
     )
     return out
+
+
+def table_view(s: VMState) -> JSONObject:
+    """The shared picture, and what only the touchscreen shows: the settings, the mission deck and
+    the log."""
+    own: JSONObject = {
+        "settings": {
+            "start_level": s.settings.start_level,
+            "gunner_rule": s.settings.gunner_rule,
+            "capture_city_loot": s.settings.capture_city_loot,
+        },
+        "mission_deck": s.mission_deck,
+        "log": [
+            {"n": line.n, "what": line.what, "seat": line.seat, "city": line.city, "detail": line.detail}
+            for line in s.log
+        ],
+    }
+    return Layered(_shared(s), own)
 
 
 def private_pile(p: Player) -> JSONObject:
@@ -191,11 +203,10 @@ def seat_view(s: VMState, seat: str) -> JSONObject:
     # The public picture a phone shows beside its own (other players' tallies, the cities; the log
     # and settings stay on the touchscreen), plus what only this seat may know: its pile and where
     # its own face-down agents lie.
-    public = table_view(s)
-    out = common(s)
-    out.update({key: public[key] for key in ("cities", "players", "scientist_supply")})
-    out.update({"seat": seat, "me": public_player(s, p), "pile": private_pile(p), "placed": mine})
-    return out
+    shared = _shared(s)
+    players = shared["players"]
+    assert isinstance(players, list)
+    return Layered(shared, {"seat": seat, "me": players[s.seats.index(seat)], "pile": private_pile(p), "placed": mine})
 
 
 def view(s: VMState, audience: Audience) -> JSONObject:

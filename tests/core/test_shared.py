@@ -1,0 +1,160 @@
+"""The views' shared parts: built once per state, serialised once — and never different from
+what building and serialising every screen's message afresh would give."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+from drivers import DRIVERS
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from companion.core import DEBUG, TABLE, Audience, Game
+from companion.core.shared import Layered, SharedText, per_state
+from companion.games import get_rules
+from companion.games.mykerinos import views as myk_views
+from companion.games.scotland_yard import views as sy_views
+from companion.games.victorian_masterminds import views as vm_views
+
+leaves = (
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats(allow_nan=True, allow_infinity=True)
+    | st.text()  # lone surrogates, quotes, control characters, non-ASCII
+)
+values = st.recursive(
+    leaves,
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.dictionaries(st.text(max_size=6), inner, max_size=4)
+        | st.dictionaries(st.integers() | st.booleans() | st.none(), inner, max_size=3)  # keys json converts
+    ),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.dictionaries(st.text(max_size=6), values, max_size=5), min_size=1, max_size=3), st.data())
+def test_shared_text_is_json_dumps(bases: list[dict[str, Any]], data: st.DataObject) -> None:
+    """Messages whose views share a part (as every audience's view holds the state's public
+    picture) read exactly as ``json.dumps`` writes each of them, in whatever order they come."""
+    shared = SharedText(keep=4)
+    for _ in range(5):
+        base = data.draw(st.sampled_from(bases))
+        keys = st.text(max_size=6).filter(lambda k, base=base: k not in base)
+        own = data.draw(st.dictionaries(keys, values, max_size=3))
+        view = Layered(base, own)
+        message: dict[Any, Any] = {
+            "type": "state",
+            "seq": data.draw(st.integers()),
+            "view": view,
+            "legal": data.draw(values),
+            "last": data.draw(values),
+        }
+        if data.draw(st.booleans()):
+            message[data.draw(st.integers() | st.none())] = "a key json.dumps converts"
+        assert shared.dumps(message) == json.dumps(message, ensure_ascii=False)
+        assert shared.dumps(message) == json.dumps(message, ensure_ascii=False), "kept text"
+        assert shared.dumps(view) == json.dumps(view, ensure_ascii=False)
+        assert json.loads(shared.dumps(view)) == json.loads(json.dumps({**base, **own}))
+
+
+def test_layered_is_its_keys_and_refuses_to_hide_shared_ones() -> None:
+    base = {"figures": [{"station": 13}], "round": 2}
+    view = Layered(base, {"controls": ["D1"]})
+    assert view == {"figures": [{"station": 13}], "round": 2, "controls": ["D1"]}
+    assert list(view) == ["figures", "round", "controls"]
+    with pytest.raises(ValueError, match="round"):
+        Layered(base, {"round": 3})
+
+
+def test_shared_text_serialises_a_shared_part_once() -> None:
+    """The part every audience holds is serialised for the first view only (its text is kept);
+    an equal part that is another object is serialised on its own."""
+    calls: list[object] = []
+
+    class Counting(dict[str, Any]):  # a part that tells when the JSON encoder reads it
+        def items(self) -> Any:
+            calls.append(self)
+            return super().items()
+
+    base = {"figures": Counting({"d1": 13})}
+    shared = SharedText(keep=8)
+    texts = [shared.dumps({"view": Layered(base, {"me": seat})}) for seat in ("d1", "d2", "d3")]
+    assert [json.loads(t)["view"]["me"] for t in texts] == ["d1", "d2", "d3"]
+    assert len(calls) == 1
+    other = {"figures": Counting({"d1": 14})}
+    assert '"d1": 14' in shared.dumps({"view": Layered(other, {})})
+    assert len(calls) == 2
+    for i in range(20):  # what is kept stays bounded
+        shared.dumps({"view": Layered({"n": i}, {})})
+    assert len(shared._texts) <= 8
+
+
+def test_per_state_builds_once_per_state_object() -> None:
+    calls: list[object] = []
+
+    @per_state
+    def build(state: tuple[int, ...]) -> dict[str, Any]:
+        """the docstring stays"""
+        calls.append(state)
+        return {"sum": sum(state)}
+
+    a, b = (1, 2), (3, 4)
+    assert build(a) is build(a)
+    assert build(b) == {"sum": 7}
+    assert build(tuple([1, 2])) == {"sum": 3}  # an equal state, another object: built anew
+    assert len(calls) == 3
+    assert build.__doc__ == "the docstring stays"
+
+
+PUBLIC: dict[str, tuple[Any, ...]] = {  # every game's builders kept per state
+    "scotland_yard": (sy_views.public, sy_views._all_moves),
+    "mykerinos": (myk_views.public,),
+    "victorian_masterminds": (vm_views._shared,),
+}
+
+
+@pytest.mark.parametrize("name", sorted(PUBLIC))
+def test_views_with_shared_parts_equal_views_built_afresh(name: str) -> None:
+    """Through random games of every box: each audience's snapshot, built one after the other as
+    the table does (so they share the state's public picture), equals the same snapshot built with
+    nothing shared; no audience's view changed a part another holds; and the text the table sends
+    is ``json.dumps`` of the message."""
+    rules_name, config, choose = DRIVERS[name]
+    builders = PUBLIC[name]
+    shared = SharedText()
+    rng = random.Random(5)
+    for seed in range(6):
+        game: Game[Any] = Game(get_rules(rules_name), config, seed)
+        audiences = [TABLE, DEBUG, *(Audience.of_seat(s) for s in game.rules.seats(game.state))]
+        for _ in range(120):
+            snaps = []
+            for audience in audiences:
+                try:
+                    snaps.append((audience, game.snapshot(audience)))
+                except Exception as exc:  # a seat nobody may see (Mister X played by the table)
+                    snaps.append((audience, type(exc).__name__))
+            for builder in builders:
+                assert builder(game.state) == builder.__wrapped__(game.state), "no view changed a shared part"
+            for audience, snap in snaps:
+                if isinstance(snap, str):
+                    continue
+                alone = _unshared(game, audience, builders)
+                assert snap == alone, f"{name} {audience.label()} at {game.seq}"
+                assert shared.dumps(snap) == json.dumps(snap, ensure_ascii=False)
+            choice = None if game.outcome() is not None else choose(game, rng)
+            if choice is None:
+                break
+            game.commit(game.decide(choice[0], choice[1], game.seq))
+
+
+def _unshared(game: Game[Any], audience: Audience, builders: tuple[Any, ...]) -> Any:
+    """The audience's snapshot built as if it were the first screen to ask about this state."""
+    for builder in builders:
+        builder(game.rules.setup(game.config))  # another state object: the builder forgets this one
+    return game.snapshot(audience)

@@ -241,7 +241,8 @@ class Table:
             written = asyncio.wrap_future(
                 self.store.append(loaded.header.id, stored, status, committing=signal, checkpoint=checkpoint)
             )
-            await asyncio.wait((committing, written), return_when=asyncio.FIRST_COMPLETED)
+            written.add_done_callback(lambda _: _resolve(committing))  # a write that failed before it
+            await committing
             # While the disk commits: every screen's next message, built and serialised once per
             # audience. Nothing is sent before the events are durable.
             ahead = self._prepare(loaded, events, state, source)

@@ -100,7 +100,7 @@ def measure(label: str, played: Played, pairs: int) -> Ratio:
         "an action of the same kind in the first tenth",
         "an action in the last tenth",
         target_median=1.1,
-        note=f"{pairs} of {len(chosen)} late actions, each with an early one of the same kind",
+        note=f"{pairs} pairs drawn from the {len(chosen)} late actions, each with an early one of the same kind",
     )
     for i in range(pairs):
         early, late = chosen[i * len(chosen) // pairs]  # spread over the whole tenth

@@ -14,6 +14,7 @@ import datetime as _dt
 import queue
 import sqlite3
 import threading
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -111,6 +112,9 @@ class StoredEvent:
     source: str = ""  # where the action came from (on its first event; "" when not known)
 
 
+TOUCH_EVERY = 10.0  # seconds between two writes of a game's "last played" time while it is played
+
+
 def _now() -> str:
     return _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")
 
@@ -147,6 +151,8 @@ class Store:
         self.path = Path(path)
         self._jobs: queue.Queue[tuple[Callable[[sqlite3.Connection], Any], concurrent.futures.Future[Any]] | None]
         self._jobs = queue.Queue()
+        # game id -> (monotonic time, status) of the last write of its games row (writer thread only)
+        self._touched: dict[int, tuple[float, str | None]] = {}
         ready: concurrent.futures.Future[None] = concurrent.futures.Future()
         self._thread = threading.Thread(target=self._run, args=(ready,), name="companion-store", daemon=True)
         self._thread.start()
@@ -208,6 +214,10 @@ class Store:
     ) -> concurrent.futures.Future[None]:
         """Commit the events of one action atomically (and the game's status with them).
 
+        The game's status is written whenever it changes; its "last played" time at most every
+        :data:`TOUCH_EVERY` seconds (so a power cut may leave it that much behind): a row of the
+        games table less to write on most commits.
+
         ``committing`` is called on the writer thread once the rows are in place and the commit
         (the wait for the disk) begins — or the write failed before it: the caller may use that
         wait (a SQLite commit holds no Python lock) but learns the outcome only from the future.
@@ -215,12 +225,15 @@ class Store:
         rows = [(game_id, e.seq, e.action, dumps(e.body), e.source or None) for e in events]
 
         def work(db: sqlite3.Connection) -> None:
+            touched = self._touched.get(game_id)
+            now = time.monotonic()
+            touch = touched is None or now - touched[0] >= TOUCH_EVERY or status not in (None, touched[1])
             try:
                 db.execute("BEGIN IMMEDIATE")
                 db.executemany("INSERT INTO events (game_id, seq, action, body, source) VALUES (?, ?, ?, ?, ?)", rows)
-                if status is None:
+                if touch and status is None:
                     db.execute("UPDATE games SET updated = ? WHERE id = ?", (_now(), game_id))
-                else:
+                elif touch:
                     db.execute("UPDATE games SET updated = ?, status = ? WHERE id = ?", (_now(), status, game_id))
                 if checkpoint is not None:
                     db.execute("INSERT OR REPLACE INTO checkpoints VALUES (?, ?, ?, ?)", (game_id, *checkpoint))
@@ -228,6 +241,8 @@ class Store:
                 if committing is not None:
                     committing()
             db.execute("COMMIT")
+            if touch:
+                self._touched[game_id] = (now, status if status is not None or touched is None else touched[1])
 
         return self._submit(work)
 
@@ -267,6 +282,7 @@ class Store:
             if _get_meta(db, "current_game") == str(game_id):
                 db.execute("DELETE FROM meta WHERE key = 'current_game'")
             db.execute("COMMIT")
+            self._touched.pop(game_id, None)
 
         self._call(work)
 

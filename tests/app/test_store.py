@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from toygame import RULES, Add, Draw
 
+from companion.app import store as store_module
 from companion.app.savedgame import export_game, import_game, load_game
 from companion.app.store import SCHEMA_VERSION, Store, StoredEvent, StoreError, connect
 from companion.core import TABLE, Audience, Game, MalformedInput, event_codec
@@ -70,6 +71,44 @@ def test_an_action_is_one_transaction(tmp_path: Path) -> None:
         with pytest.raises(sqlite3.IntegrityError):
             store.append(gid, bad).result()
         assert [e.seq for e in store.events(gid)] == [1]
+
+
+def test_the_games_row_follows_the_status_at_once_and_the_time_every_few_seconds(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The status (the saved games list; a finished game's end time in the history) is written with
+    the commit that changes it; while it stays the same, the "last played" time only every
+    TOUCH_EVERY seconds, so most commits write one row instead of two."""
+    path = tmp_path / "t.sqlite3"
+    look = sqlite3.connect(str(path), isolation_level=None)  # a second reader, as WAL allows
+
+    def row() -> tuple[str, str]:
+        found = look.execute("SELECT updated, status FROM games").fetchone()
+        return found[0], found[1]
+
+    def append(store: Store, seq: int, status: str) -> None:
+        store.append(gid, [StoredEvent(seq, seq, {"kind": "toy.added", "seat": "a", "amount": 1})], status).result()
+
+    with Store(path) as store:
+        gid = store.create_game("toy", "t", {}, 1)
+        look.execute("UPDATE games SET updated = 'then'")
+        append(store, 1, "playing")
+        assert row()[0] != "then", "a store's first commit of a game writes its time"
+        look.execute("UPDATE games SET updated = 'then'")
+        append(store, 2, "playing")
+        assert row() == ("then", "playing"), "the same status a moment later: the row is left alone"
+        append(store, 3, "finished")
+        assert row()[0] != "then" and row()[1] == "finished", "a new status is written at once"
+        look.execute("UPDATE games SET updated = 'then'")
+        monkeypatch.setattr(store_module, "TOUCH_EVERY", 0.0)
+        append(store, 4, "finished")
+        assert row()[0] != "then", "once the time is old enough, it is written again"
+        monkeypatch.undo()
+    look.execute("UPDATE games SET updated = 'then'")
+    with Store(path) as again:  # after a restart (or a power cut): written with the first commit
+        append(again, 5, "finished")
+    assert row()[0] != "then"
+    look.close()
 
 
 @pytest.mark.parametrize(

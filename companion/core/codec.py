@@ -37,10 +37,20 @@ def _hints(cls: type) -> dict[str, Any]:
     return hints
 
 
+_field_names: dict[type, tuple[str, ...]] = {}  # a dataclass's fields, looked up once
+
+
 def encode(value: Any) -> JSON:
     """Encode a dataclass (or a plain value inside one) as JSON."""
+    kind = type(value)
+    names = _field_names.get(kind)
+    if names is not None:
+        return {name: encode(getattr(value, name)) for name in names}
+    if kind is str or kind is int or kind is bool or value is None:
+        return value  # type: ignore[no-any-return]
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: encode(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        names = _field_names[kind] = tuple(f.name for f in dataclasses.fields(value))
+        return {name: encode(getattr(value, name)) for name in names}
     if isinstance(value, enum.Enum):
         return encode(value.value)
     if isinstance(value, tuple):

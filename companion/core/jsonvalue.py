@@ -11,9 +11,13 @@ JSON = Union[  # noqa: UP007 (recursive alias needs Union)
 JSONObject = dict[str, JSON]
 
 
+# Built once: json.dumps with options builds a new encoder on every call.
+_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
 def dumps(value: JSON) -> str:
     """Canonical JSON text: sorted keys, no spaces, UTF-8 characters kept."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return _CANONICAL.encode(value)
 
 
 def _no_constants(name: str) -> JSON:

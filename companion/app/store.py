@@ -225,9 +225,10 @@ class Store:
         rows = [(game_id, e.seq, e.action, dumps(e.body), e.source or None) for e in events]
 
         def work(db: sqlite3.Connection) -> None:
-            touched = self._touched.get(game_id)
+            last = self._touched.get(game_id)  # (when, status) of this store's last write of the row
+            known = None if last is None else last[1]
             now = time.monotonic()
-            touch = touched is None or now - touched[0] >= TOUCH_EVERY or status not in (None, touched[1])
+            touch = last is None or now - last[0] >= TOUCH_EVERY or status not in (None, known)
             try:
                 db.execute("BEGIN IMMEDIATE")
                 db.executemany("INSERT INTO events (game_id, seq, action, body, source) VALUES (?, ?, ?, ?, ?)", rows)
@@ -242,7 +243,7 @@ class Store:
                     committing()
             db.execute("COMMIT")
             if touch:
-                self._touched[game_id] = (now, status if status is not None or touched is None else touched[1])
+                self._touched[game_id] = (now, known if status is None else status)
 
         return self._submit(work)
 

@@ -7,8 +7,7 @@ a state of twenty fields); here the fields are looked up once per class and the 
 old instance's attributes as they are (about 1 µs). The answer is the same: an instance of the
 same class, equal to what ``dataclasses.replace`` gives. Classes for which that shortcut would
 differ (``__post_init__``, fields not set by ``__init__``, ``InitVar`` or ``ClassVar``
-annotations, ``__slots__``) go through
-``dataclasses.replace`` itself.
+annotations, ``__slots__``) go through ``dataclasses.replace`` itself.
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ picture's cost independent of how many screens watch:
 - :class:`SharedText` gives the JSON text of a message — exactly ``json.dumps(message,
   ensure_ascii=False)`` — serialising the shared part of its view once for every audience.
 
-Both rely on views being values: nothing may change a view, or a part of one, once it is built.
+All three rely on views being values: nothing may change a view, or a part of one, once it is built.
 """
 
 from __future__ import annotations

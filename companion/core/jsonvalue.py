@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 import json
-from typing import Union
+from collections.abc import Callable
+from json.encoder import encode_basestring
+from typing import Any, Union
+
+# CPython's C encoder (None on a Python without json's C accelerator).
+_c_make_encoder: Any = getattr(json.encoder, "c_make_encoder", None)
 
 JSON = Union[  # noqa: UP007 (recursive alias needs Union)
     None, bool, int, float, str, list["JSON"], dict[str, "JSON"]
@@ -11,13 +16,31 @@ JSON = Union[  # noqa: UP007 (recursive alias needs Union)
 JSONObject = dict[str, JSON]
 
 
-# Built once: json.dumps with options builds a new encoder on every call.
-_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+def text_encoder(*, sort_keys: bool, separators: tuple[str, str]) -> Callable[[Any], str]:
+    """``json.JSONEncoder(sort_keys=..., separators=..., ensure_ascii=False).encode``, built once.
+
+    The same text, without the per-call cost: ``JSONEncoder.encode`` builds a new C encoder (with a
+    new dict for circular checks) on every call, which is most of the cost of a small value. The one
+    built here has no circular check: JSON values are trees (a cycle ends in RecursionError rather
+    than ValueError)."""
+    python = json.JSONEncoder(sort_keys=sort_keys, separators=separators, ensure_ascii=False)
+    if _c_make_encoder is None:  # pragma: no cover
+        return python.encode
+    item, key = separators
+    c_encode = _c_make_encoder(None, python.default, encode_basestring, None, key, item, sort_keys, False, True)
+
+    def encode(value: Any) -> str:
+        return "".join(c_encode(value, 0))
+
+    return encode
+
+
+_CANONICAL = text_encoder(sort_keys=True, separators=(",", ":"))
 
 
 def dumps(value: JSON) -> str:
     """Canonical JSON text: sorted keys, no spaces, UTF-8 characters kept."""
-    return _CANONICAL.encode(value)
+    return _CANONICAL(value)
 
 
 def _no_constants(name: str) -> JSON:

@@ -16,10 +16,11 @@ All three rely on views being values: nothing may change a view, or a part of on
 from __future__ import annotations
 
 import functools
-import json
 from collections.abc import Callable
 from json.encoder import encode_basestring
 from typing import Any, TypeVar
+
+from companion.core.jsonvalue import text_encoder
 
 S = TypeVar("S")
 T = TypeVar("T")
@@ -44,7 +45,7 @@ def per_state(build: Callable[[S], T]) -> Callable[[S], T]:
     return cached
 
 
-_ENCODE = json.JSONEncoder(ensure_ascii=False).encode  # built once: json.dumps with options builds one per call
+_ENCODE = text_encoder(sort_keys=False, separators=(", ", ": "))  # json.dumps(..., ensure_ascii=False), built once
 
 
 class Layered(dict[str, Any]):
@@ -67,7 +68,7 @@ class SharedText:
     """JSON text of messages whose views share parts, each shared part serialised once.
 
     The text is exactly ``json.dumps(message, ensure_ascii=False)``. A message's top-level values
-    are serialised one by one; a :class:`Layered` view among them is its base's text (kept, with
+    are serialised in runs (one dict each); a :class:`Layered` view among them is its base's text (kept, with
     the base itself so its identity stays its own, until ``keep`` of them have piled up) joined to
     the text of its own keys. A message already serialised (the very object) is not serialised
     again: every screen of one audience gets the same message.
@@ -99,24 +100,21 @@ class SharedText:
             type(key) is str for key in message
         ):
             return self._keep(message, _ENCODE(message))
-        parts = [f"{encode_basestring(key)}: {self._value(value)}" for key, value in message.items()]
+        # Runs of plain values are serialised as one dict each (one call into the C encoder), a
+        # Layered view between them from its kept base.
+        parts: list[str] = []
+        run: dict[str, Any] = {}
+        for key, value in message.items():
+            if type(value) is Layered:
+                if run:
+                    parts.append(_ENCODE(run)[1:-1])
+                    run = {}
+                parts.append(f"{encode_basestring(key)}: {self._layered(value)}")
+            else:
+                run[key] = value
+        if run:
+            parts.append(_ENCODE(run)[1:-1])
         return self._keep(message, "{" + ", ".join(parts) + "}")
-
-    def _value(self, value: Any) -> str:
-        kind = type(value)
-        if kind is str:
-            return encode_basestring(value)
-        if kind is int:
-            return int.__repr__(value)
-        if value is None:
-            return "null"
-        if value is True:
-            return "true"
-        if value is False:
-            return "false"
-        if kind is Layered:
-            return self._layered(value)
-        return _ENCODE(value)
 
     def _layered(self, view: Layered) -> str:
         base = self._kept(view.base)

@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.core import DEBUG, TABLE, Audience, Game
+from companion.core.jsonvalue import dumps, text_encoder
 from companion.core.shared import Layered, SharedText, per_state
 from companion.games import get_rules
 from companion.games.mykerinos import views as myk_views
@@ -48,19 +49,46 @@ def test_shared_text_is_json_dumps(bases: list[dict[str, Any]], data: st.DataObj
         keys = st.text(max_size=6).filter(lambda k, base=base: k not in base)
         own = data.draw(st.dictionaries(keys, values, max_size=3))
         view = Layered(base, own)
-        message: dict[Any, Any] = {
-            "type": "state",
-            "seq": data.draw(st.integers()),
-            "view": view,
-            "legal": data.draw(values),
-            "last": data.draw(values),
-        }
+        items: list[tuple[str, Any]] = [
+            ("type", "state"),
+            ("seq", data.draw(st.integers())),
+            ("view", view),
+            ("legal", data.draw(values)),
+            ("last", data.draw(values)),
+        ]
+        if data.draw(st.booleans()):
+            items.append(("other", Layered(data.draw(st.sampled_from(bases)), {})))
+        # Plain values are serialised in runs between the views: any order, a view first or last.
+        message: dict[Any, Any] = dict(data.draw(st.permutations(items)))
         if data.draw(st.booleans()):
             message[data.draw(st.integers() | st.none())] = "a key json.dumps converts"
         assert shared.dumps(message) == json.dumps(message, ensure_ascii=False)
         assert shared.dumps(message) == json.dumps(message, ensure_ascii=False), "kept text"
         assert shared.dumps(view) == json.dumps(view, ensure_ascii=False)
         assert json.loads(shared.dumps(view)) == json.loads(json.dumps({**base, **own}))
+
+
+@settings(max_examples=300, deadline=None)
+@given(values)
+def test_the_built_encoders_write_what_json_dumps_writes(value: Any) -> None:
+    """The encoders built once (companion.core.jsonvalue.text_encoder) give json.dumps's text."""
+    try:
+        expected = json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    except TypeError:  # keys of types sort_keys cannot compare
+        with pytest.raises(TypeError):
+            dumps(value)
+    else:
+        assert dumps(value) == expected
+    plain = text_encoder(sort_keys=False, separators=(", ", ": "))
+    assert plain(value) == json.dumps(value, ensure_ascii=False)
+
+
+def test_the_built_encoders_refuse_what_is_not_json() -> None:
+    for bad in (object(), {"a": {1, 2}}, [b"bytes"], {(1, 2): 3}):
+        with pytest.raises(TypeError):
+            dumps(bad)  # type: ignore[arg-type]
+        with pytest.raises(TypeError):
+            text_encoder(sort_keys=False, separators=(", ", ": "))(bad)
 
 
 def test_layered_is_its_keys_and_refuses_to_hide_shared_ones() -> None:

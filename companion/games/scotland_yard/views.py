@@ -28,9 +28,20 @@ def _tickets(tickets: Tickets) -> JSONObject:
     return {line: tickets[k] for k, line in enumerate(NORMAL)}
 
 
+@per_state
+def _controls_by_seat(state: SYState) -> dict[str, list[JSON]]:
+    """Each detective seat's figures (once per state: the public picture, that seat's view and its
+    legal moves all name them; the lists are shared, never changed)."""
+    owners = [state.seat_of(i) for i in range(len(state.figures))]
+    return {
+        seat: [f for f, owner in zip(state.figures, owners, strict=True) if owner in (None, seat)]
+        for seat in state.seats[1:]
+    }
+
+
 def _controls(state: SYState, seat: str) -> list[JSON]:
     """Figures a detective seat moves: its own detectives and every bobby."""
-    return [f for i, f in enumerate(state.figures) if state.seat_of(i) in (None, seat)]
+    return _controls_by_seat(state)[seat]
 
 
 @per_state

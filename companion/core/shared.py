@@ -7,6 +7,9 @@ picture's cost independent of how many screens watch:
 - :func:`per_state` keeps a view builder's answer for the last state it was asked about, so the
   public part is built once per state and every audience's view holds the same objects;
 - :class:`Layered` is a view made of that shared part and the audience's own keys;
+- :func:`per_part` keeps a view builder's answer (a :class:`Piece`) for each of the last parts of
+  the state it was asked about (a player, say): states share their unchanged parts, so the next
+  state's view holds the same pieces, and their text is not written again;
 - :class:`SharedText` gives the JSON text of a message — exactly ``json.dumps(message,
   ensure_ascii=False)`` — serialising the shared part of its view once for every audience.
 
@@ -25,6 +28,8 @@ from companion.core.jsonvalue import text_encoder
 S = TypeVar("S")
 T = TypeVar("T")
 _NOTHING = object()
+PARTS_KEPT = 64  # pieces per_part keeps (each for its part's very object)
+PIECE_TEXTS_KEPT = 256  # pieces' texts a SharedText keeps
 
 
 def per_state(build: Callable[[S], T]) -> Callable[[S], T]:
@@ -41,6 +46,45 @@ def per_state(build: Callable[[S], T]) -> Callable[[S], T]:
         fresh = build(state)
         last[0] = (state, fresh)
         return fresh
+
+    return cached
+
+
+class Piece(dict[str, Any]):
+    """A part of a view built from one immutable part of the state (see :func:`per_part`): the same
+    object for as long as that part is, so :class:`SharedText` keeps its text. An ordinary dict
+    otherwise; its text is written whole (pieces inside a piece are not looked for)."""
+
+    __slots__ = ()
+
+
+_PARTS: list[dict[int, Any]] = []  # every per_part's kept pieces (see forget_parts)
+
+
+def forget_parts() -> None:
+    """Drop every piece :func:`per_part` keeps (a measurement or a test that must build views as
+    if for the first time)."""
+    for kept in _PARTS:
+        kept.clear()
+
+
+def per_part(build: Callable[[S], dict[str, Any]]) -> Callable[[S], Piece]:
+    """``Piece(build(part))``, kept for each of the last :data:`PARTS_KEPT` parts it was called with
+    (the very objects: a part of an immutable state always gives the same answer). Pieces are
+    shared by every view that holds them: never change one."""
+    kept: dict[int, tuple[object, Piece]] = {}
+    _PARTS.append(kept)
+
+    @functools.wraps(build)
+    def cached(part: S) -> Piece:
+        hit = kept.get(id(part))
+        if hit is not None and hit[0] is part:
+            return hit[1]
+        piece = Piece(build(part))
+        if len(kept) >= PARTS_KEPT:
+            kept.clear()
+        kept[id(part)] = (part, piece)
+        return piece
 
     return cached
 
@@ -70,13 +114,16 @@ class SharedText:
     The text is exactly ``json.dumps(message, ensure_ascii=False)``. A message's top-level values
     are serialised in runs (one dict each); a :class:`Layered` view among them is its base's text (kept, with
     the base itself so its identity stays its own, until ``keep`` of them have piled up) joined to
-    the text of its own keys. A message already serialised (the very object) is not serialised
-    again: every screen of one audience gets the same message.
+    the text of its own keys. In a message, a base or an own part, a :class:`Piece` (alone or in a
+    list that starts with one) is written from its kept text: a piece the last state's views
+    already held is not written again. A message already serialised (the very object) is not
+    serialised again: every screen of one audience gets the same message.
     """
 
     def __init__(self, keep: int = 64) -> None:
         self.keep = keep
         self._texts: dict[int, tuple[object, str]] = {}
+        self._pieces: dict[int, tuple[object, str]] = {}  # Piece texts, kept longer: views share them across states
 
     def _kept(self, value: object) -> str | None:
         hit = self._texts.get(id(value))
@@ -89,38 +136,65 @@ class SharedText:
         return text
 
     def dumps(self, message: Any) -> str:
-        if type(message) is Layered:
+        kind = type(message)
+        if kind is Layered:
             return self._layered(message)
-        if type(message) is not dict:
+        if kind is Piece:
+            return self._piece(message)
+        if kind is not dict:
             return _ENCODE(message)
         text = self._kept(message)
-        if text is not None:
-            return text
-        if not any(type(value) is Layered for value in message.values()) or not all(
-            type(key) is str for key in message
-        ):
-            return self._keep(message, _ENCODE(message))
-        # Runs of plain values are serialised as one dict each (one call into the C encoder), a
-        # Layered view between them from its kept base.
+        if text is None:
+            text = self._keep(message, self._object(message))
+        return text
+
+    def _object(self, value: dict[Any, Any]) -> str:
+        """A dict's text: whole through the C encoder, unless a value is a view or piece whose text
+        is kept (a Layered view, a Piece, a list that starts with a Piece). Then runs of plain
+        values are written as one dict each, and those from their kept texts between them."""
+        if not any(_special(v) for v in value.values()) or not all(type(key) is str for key in value):
+            return _ENCODE(value)
         parts: list[str] = []
         run: dict[str, Any] = {}
-        for key, value in message.items():
-            if type(value) is Layered:
-                if run:
-                    parts.append(_ENCODE(run)[1:-1])
-                    run = {}
-                parts.append(f"{encode_basestring(key)}: {self._layered(value)}")
+        for key, item in value.items():
+            kind = type(item)
+            if kind is Layered:
+                text = self._layered(item)
+            elif kind is Piece:
+                text = self._piece(item)
+            elif kind is list and item and type(item[0]) is Piece:
+                text = "[" + ", ".join(self._piece(x) if type(x) is Piece else _ENCODE(x) for x in item) + "]"
             else:
-                run[key] = value
+                run[key] = item
+                continue
+            if run:
+                parts.append(_ENCODE(run)[1:-1])
+                run = {}
+            parts.append(f"{encode_basestring(key)}: {text}")
         if run:
             parts.append(_ENCODE(run)[1:-1])
-        return self._keep(message, "{" + ", ".join(parts) + "}")
+        return "{" + ", ".join(parts) + "}"
+
+    def _piece(self, piece: Piece) -> str:
+        hit = self._pieces.get(id(piece))
+        if hit is not None and hit[0] is piece:
+            return hit[1]
+        text = _ENCODE(piece)
+        if len(self._pieces) >= PIECE_TEXTS_KEPT:
+            self._pieces.clear()
+        self._pieces[id(piece)] = (piece, text)
+        return text
 
     def _layered(self, view: Layered) -> str:
         base = self._kept(view.base)
         if base is None:
-            base = self._keep(view.base, _ENCODE(view.base))
+            base = self._keep(view.base, self._object(view.base))
         if not view.own:
             return base
-        own = _ENCODE(view.own)
+        own = self._object(view.own)
         return own if base == "{}" else f"{base[:-1]}, {own[1:]}"
+
+
+def _special(value: object) -> bool:
+    kind = type(value)
+    return kind is Layered or kind is Piece or (kind is list and bool(value) and type(value[0]) is Piece)  # type: ignore[index]

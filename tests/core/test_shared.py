@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -14,7 +15,7 @@ from hypothesis import strategies as st
 
 from companion.core import DEBUG, TABLE, Audience, Game
 from companion.core.jsonvalue import dumps, text_encoder
-from companion.core.shared import Layered, SharedText, per_state
+from companion.core.shared import Layered, Piece, SharedText, forget_parts, per_part, per_state
 from companion.games import get_rules
 from companion.games.mykerinos import views as myk_views
 from companion.games.scotland_yard import views as sy_views
@@ -42,12 +43,26 @@ values = st.recursive(
 @given(st.lists(st.dictionaries(st.text(max_size=6), values, max_size=5), min_size=1, max_size=3), st.data())
 def test_shared_text_is_json_dumps(bases: list[dict[str, Any]], data: st.DataObject) -> None:
     """Messages whose views share a part (as every audience's view holds the state's public
-    picture) read exactly as ``json.dumps`` writes each of them, in whatever order they come."""
+    picture) read exactly as ``json.dumps`` writes each of them, in whatever order they come —
+    also when views hold pieces kept from one state to the next (alone, or in a list that starts
+    with one, in the shared part, in an audience's own keys and in the message)."""
     shared = SharedText(keep=4)
+    pool = [Piece(d) for d in data.draw(st.lists(st.dictionaries(st.text(max_size=6), values, max_size=3), max_size=3))]
+    if pool:
+        pieces = st.sampled_from(pool)
+        for base in bases:
+            if data.draw(st.booleans()):
+                base["\u00e9quipe"] = data.draw(st.lists(pieces, min_size=1, max_size=3))
+                if data.draw(st.booleans()):
+                    base["\u00e9quipe"].append(data.draw(values))  # a list that only starts with a piece
+            if data.draw(st.booleans()):
+                base["one"] = data.draw(pieces)
     for _ in range(5):
         base = data.draw(st.sampled_from(bases))
         keys = st.text(max_size=6).filter(lambda k, base=base: k not in base)
         own = data.draw(st.dictionaries(keys, values, max_size=3))
+        if pool and "me" not in base and data.draw(st.booleans()):
+            own["me"] = data.draw(st.sampled_from(pool))
         view = Layered(base, own)
         items: list[tuple[str, Any]] = [
             ("type", "state"),
@@ -58,6 +73,8 @@ def test_shared_text_is_json_dumps(bases: list[dict[str, Any]], data: st.DataObj
         ]
         if data.draw(st.booleans()):
             items.append(("other", Layered(data.draw(st.sampled_from(bases)), {})))
+        if pool and data.draw(st.booleans()):
+            items.append(("piece", data.draw(st.sampled_from(pool))))
         # Plain values are serialised in runs between the views: any order, a view first or last.
         message: dict[Any, Any] = dict(data.draw(st.permutations(items)))
         if data.draw(st.booleans()):
@@ -140,10 +157,40 @@ def test_per_state_builds_once_per_state_object() -> None:
     assert build.__doc__ == "the docstring stays"
 
 
+def test_per_part_keeps_a_piece_for_each_part_object() -> None:
+    calls: list[object] = []
+
+    @per_part
+    def build(part: tuple[int, ...]) -> dict[str, Any]:
+        """the docstring stays"""
+        calls.append(part)
+        return {"n": len(part)}
+
+    a, b = (1, 2), (3,)
+    first = build(a)
+    assert type(first) is Piece and first == {"n": 2}
+    assert build(b) == {"n": 1} and build(a) is first, "each part's piece is kept, not only the last one's"
+    assert calls == [a, b]
+    equal = tuple([1, 2])
+    assert equal == a and equal is not a
+    assert build(equal) is not first and calls[-1] is equal, "kept for the very object, not an equal one"
+    forget_parts()
+    assert build(a) is not first and calls[-1] is a
+    assert build.__doc__ == "the docstring stays"
+    shared = SharedText()
+    message = {"type": "state", "players": [first, build(b)], "me": first}
+    assert shared.dumps(message) == json.dumps(message, ensure_ascii=False)
+
+
 PUBLIC: dict[str, tuple[Any, ...]] = {  # every game's builders kept per state
     "scotland_yard": (sy_views.public, sy_views._all_moves),
     "mykerinos": (myk_views.public,),
     "victorian_masterminds": (vm_views._shared,),
+}
+
+
+PARTS: dict[str, tuple[tuple[Any, Callable[[Any], Any]], ...]] = {  # builders kept per part of the state
+    "victorian_masterminds": ((vm_views.public_player, lambda state: state.players),),
 }
 
 
@@ -169,6 +216,9 @@ def test_views_with_shared_parts_equal_views_built_afresh(name: str) -> None:
                     snaps.append((audience, type(exc).__name__))
             for builder in builders:
                 assert builder(game.state) == builder.__wrapped__(game.state), "no view changed a shared part"
+            for piece, parts in PARTS.get(name, ()):
+                for part in parts(game.state):  # kept since an earlier state, or built for this one
+                    assert piece(part) == piece.__wrapped__(part), "no view changed a kept piece"
             for audience, snap in snaps:
                 if isinstance(snap, str):
                     continue
@@ -182,7 +232,9 @@ def test_views_with_shared_parts_equal_views_built_afresh(name: str) -> None:
 
 
 def _unshared(game: Game[Any], audience: Audience, builders: tuple[Any, ...]) -> Any:
-    """The audience's snapshot built as if it were the first screen to ask about this state."""
+    """The audience's snapshot built as if it were the first screen to ask about this state, and
+    nothing were kept from the states before it."""
     for builder in builders:
         builder(game.rules.setup(game.config))  # another state object: the builder forgets this one
+    forget_parts()
     return game.snapshot(audience)

@@ -11,7 +11,7 @@ from companion.core.audience import Audience
 from companion.core.codec import encode
 from companion.core.errors import Forbidden
 from companion.core.jsonvalue import JSON, JSONObject
-from companion.core.shared import Layered, per_state
+from companion.core.shared import Layered, per_part, per_state
 from companion.games.victorian_masterminds.engine import (
     can_capture,
     can_extra_turn,
@@ -47,7 +47,10 @@ def phase(s: VMState) -> str:
     return "resolution" if s.resolution is not None else "turn"
 
 
-def public_player(s: VMState, p: Player) -> JSONObject:
+@per_part
+def public_player(p: Player) -> JSONObject:
+    """A player's public tallies (kept for the player's very object: the next state's views hold
+    the same piece for every player the action did not touch)."""
     sc = score_of(p)
     return {
         "seat": p.seat,
@@ -158,7 +161,7 @@ def _shared(s: VMState) -> JSONObject:
         {
             "cities": {c: {"standing": list(s.standing_in(c)), "mission": _mission(s.mission(c))} for c in CITIES},
             "scientist_supply": s.scientist_supply(),
-            "players": [public_player(s, p) for p in s.players],
+            "players": [public_player(p) for p in s.players],
         }
     )
     return out

@@ -3,7 +3,8 @@
 An action's cost is everything the table does on the event loop for it besides waiting for the
 disk: decide, the state it leads to, encoding the rows, committing it to the live game, and every
 screen's new snapshot (the table and each seat) serialised as the table serialises them (each
-audience's once, the part of the views they share once). The early and late actions are
+audience's once, the part of the views they share once, by a serialiser that has written the last
+state's messages, so the parts of views kept from that state are not written again). The early and late actions are
 measured alternately, each late one against an early one of the same kind (a move against a move,
 an undo against an undo), so the ratio shows what the log's length costs and not that the end of a
 game asks for other decisions than its start. Before each sample, a game is rebuilt from the log
@@ -28,7 +29,7 @@ from workloads import Played
 
 from companion.core import TABLE, Audience, Game, event_codec
 from companion.core.jsonvalue import dumps
-from companion.core.shared import SharedText
+from companion.core.shared import SharedText, forget_parts
 
 REPEAT = 3  # each pure step is timed this often and its fastest run kept (preemption is not cost)
 
@@ -52,9 +53,11 @@ def action_cost(played: Played, index: int) -> float:
     assert game.seq == seq
     audiences = [TABLE, *(Audience.of_seat(s) for s in game.rules.seats(game.state))]
     codec = event_codec(game.rules)
+    previous = game.state
     gc.collect()  # the rebuild's garbage is not this action's
     events = game.decide(intent, actor, game.seq)
     state = game.after(events)
+    shared = SharedText()
 
     def decide() -> None:
         caused = game.decide(intent, actor, game.seq)
@@ -62,13 +65,19 @@ def action_cost(played: Played, index: int) -> float:
         [dumps(codec.encode(e.event)) for e in game.entries_for(caused)]
 
     def publish() -> None:
-        shared = SharedText()  # the table's serialiser; a new one each time, so nothing is kept from the last run
         for audience in audiences:
             shared.dumps(game.snapshot(audience))
 
     def anew() -> None:
-        # Views keep their shared part for the last state they saw (companion.core.shared): every
-        # run must build it as after a real commit, so each is shown a new (equal) state object.
+        # Every run as right after a real commit: the views of the state before the action were
+        # built and written by the table's serialiser, nothing of this state's was, so only what the
+        # two share (the pieces of the players the action did not touch, companion.core.shared) is
+        # kept; and the views' shared part (per_state) is built again for a new (equal) state object.
+        nonlocal shared
+        forget_parts()
+        shared = SharedText()
+        for audience in audiences:
+            shared.dumps(game.rules.view(previous, audience))
         game.state = copy.copy(game.state)
 
     cost = fastest(decide)
@@ -78,30 +87,46 @@ def action_cost(played: Played, index: int) -> float:
     return cost + fastest(publish, anew)
 
 
-def pairs_of_a_kind(played: Played) -> list[tuple[int, int]]:
-    """Every action of the last tenth with an action of the same kind from the first tenth."""
+def caused(played: Played, index: int) -> int:
+    """How many events action ``index`` added to the log."""
+    following = played.actions[index + 1][0] if index + 1 < len(played.actions) else played.game.seq + 1
+    return following - played.actions[index][0]
+
+
+def pairs_of_a_kind(played: Played) -> tuple[list[tuple[int, int]], int]:
+    """Every action of the last tenth with an action from the first tenth of the same kind that
+    caused as many events (one that causes more does more: such a pair would measure what happened
+    in the game, not the log's length); and how many late actions had no such partner."""
     total = played.game.seq
-    early: dict[type, list[int]] = {}
+    early: dict[tuple[type, int], list[int]] = {}
     for i, (seq, intent, _) in enumerate(played.actions):
         if seq < total // 10:
-            early.setdefault(type(intent), []).append(i)
-    out = []
+            early.setdefault((type(intent), caused(played, i)), []).append(i)
+    out: list[tuple[int, int]] = []
+    alone = 0
     for i, (seq, intent, _) in enumerate(played.actions):
-        same = early.get(type(intent))
-        if seq >= total - total // 10 and same:
+        if seq < total - total // 10:
+            continue
+        same = early.get((type(intent), caused(played, i)))
+        if same:
             out.append((same[len(out) % len(same)], i))
-    return out
+        else:
+            alone += 1
+    return out, alone
 
 
 def measure(label: str, played: Played, pairs: int) -> Ratio:
-    chosen = pairs_of_a_kind(played)
+    chosen, alone = pairs_of_a_kind(played)
     ratio = Ratio(
         "P8",
         f"one action in the last tenth / the first tenth of a {played.game.seq:,}-event game ({label})",
-        "an action of the same kind in the first tenth",
+        "an action of the same kind and size in the first tenth",
         "an action in the last tenth",
         target_median=1.1,
-        note=f"{pairs} pairs drawn from the {len(chosen)} late actions, each with an early one of the same kind",
+        note=(
+            f"{pairs} pairs drawn from the {len(chosen)} late actions with an early one of the same kind that"
+            f" caused as many events ({alone} late actions had none)"
+        ),
     )
     for i in range(pairs):
         early, late = chosen[i * len(chosen) // pairs]  # spread over the whole tenth

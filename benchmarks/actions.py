@@ -89,7 +89,7 @@ def action_cost(played: Played, index: int) -> float:
 
 def caused(played: Played, index: int) -> int:
     """How many events action ``index`` added to the log."""
-    following = played.actions[index + 1][0] if index + 1 < len(played.actions) else played.game.seq + 1
+    following = played.actions[index + 1][0] if index + 1 < len(played.actions) else played.game.seq
     return following - played.actions[index][0]
 
 
@@ -117,6 +117,8 @@ def pairs_of_a_kind(played: Played) -> tuple[list[tuple[int, int]], int]:
 
 def measure(label: str, played: Played, pairs: int) -> Ratio:
     chosen, alone = pairs_of_a_kind(played)
+    if not chosen:
+        raise RuntimeError(f"P8 ({label}): no late action has an early one of the same kind and size")
     ratio = Ratio(
         "P8",
         f"one action in the last tenth / the first tenth of a {played.game.seq:,}-event game ({label})",

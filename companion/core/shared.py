@@ -13,7 +13,10 @@ picture's cost independent of how many screens watch:
 - :class:`SharedText` gives the JSON text of a message — exactly ``json.dumps(message,
   ensure_ascii=False)`` — serialising the shared part of its view once for every audience.
 
-All three rely on views being values: nothing may change a view, or a part of one, once it is built.
+All of them rely on views being values: nothing may change a view, or a part of one, once it is
+built (a :class:`Layered` view and a :class:`Piece` refuse to be changed). The text is
+``json.dumps``'s for every JSON value; for what is not JSON the error may differ (a cycle ends in
+RecursionError, and of several values that are not JSON another may be named first).
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 from json.encoder import encode_basestring
-from typing import Any, TypeVar
+from typing import Any, NoReturn, TypeVar
 
 from companion.core.jsonvalue import text_encoder
 
@@ -50,10 +53,23 @@ def per_state(build: Callable[[S], T]) -> Callable[[S], T]:
     return cached
 
 
-class Piece(dict[str, Any]):
+class _Unchanging(dict[str, Any]):
+    """A dict that refuses to be changed once built: views (and their kept texts) share it."""
+
+    __slots__ = ()
+
+    def _refuse(self, *_: object, **__: object) -> NoReturn:
+        raise TypeError(f"a {type(self).__name__} is shared by views and their kept text: it is never changed")
+
+    __setitem__ = __delitem__ = __ior__ = _refuse
+    update = pop = popitem = setdefault = clear = _refuse
+
+
+class Piece(_Unchanging):
     """A part of a view built from one immutable part of the state (see :func:`per_part`): the same
-    object for as long as that part is, so :class:`SharedText` keeps its text. An ordinary dict
-    otherwise; its text is written whole (pieces inside a piece are not looked for)."""
+    object for as long as that part is, so :class:`SharedText` keeps its text. A dict otherwise
+    (that refuses to be changed); its text is written whole (pieces inside a piece are not looked
+    for)."""
 
     __slots__ = ()
 
@@ -62,16 +78,18 @@ _PARTS: list[dict[int, Any]] = []  # every per_part's kept pieces (see forget_pa
 
 
 def forget_parts() -> None:
-    """Drop every piece :func:`per_part` keeps (a measurement or a test that must build views as
-    if for the first time)."""
+    """Drop every piece :func:`per_part` keeps (a measurement or a test that must build pieces as
+    if for the first time; :func:`per_state` forgets its state when shown another one)."""
     for kept in _PARTS:
         kept.clear()
 
 
 def per_part(build: Callable[[S], dict[str, Any]]) -> Callable[[S], Piece]:
-    """``Piece(build(part))``, kept for each of the last :data:`PARTS_KEPT` parts it was called with
-    (the very objects: a part of an immutable state always gives the same answer). Pieces are
-    shared by every view that holds them: never change one."""
+    """``Piece(build(part))``, kept for each part it was called with (the very object: a part of an
+    immutable state always gives the same answer) until :data:`PARTS_KEPT` have piled up, when all
+    are dropped. ``build`` may read nothing but the part (no setting, no language) and the part must
+    be immutable. Pieces are shared by every view that holds them. Decorate module-level functions
+    only: each decorated function's cache lives as long as the process."""
     kept: dict[int, tuple[object, Piece]] = {}
     _PARTS.append(kept)
 
@@ -92,10 +110,11 @@ def per_part(build: Callable[[S], dict[str, Any]]) -> Callable[[S], Piece]:
 _ENCODE = text_encoder(sort_keys=False, separators=(", ", ": "))  # json.dumps(..., ensure_ascii=False), built once
 
 
-class Layered(dict[str, Any]):
+class Layered(_Unchanging):
     """A view made of a part every audience shares (``base``, built once per state) and this
     audience's ``own`` keys after it. It is an ordinary dict with all the keys; :class:`SharedText`
-    serialises the shared part once for all the views that hold it."""
+    serialises the shared part once for all the views that hold it. It refuses to be changed (its
+    text is its base's and its own's): build a new dict from it instead."""
 
     __slots__ = ("base", "own")
 
@@ -103,7 +122,7 @@ class Layered(dict[str, Any]):
         if not own.keys().isdisjoint(base):
             raise ValueError(f"own keys {sorted(own.keys() & base.keys())} hide shared ones")
         super().__init__(base)
-        self.update(own)
+        dict.update(self, own)
         self.base = base
         self.own = own
 
@@ -113,7 +132,8 @@ class SharedText:
 
     The text is exactly ``json.dumps(message, ensure_ascii=False)``. A message's top-level values
     are serialised in runs (one dict each); a :class:`Layered` view among them is its base's text (kept, with
-    the base itself so its identity stays its own, until ``keep`` of them have piled up) joined to
+    the base itself so its identity stays its own, until ``keep`` of them have piled up and all are
+    dropped) joined to
     the text of its own keys. In a message, a base or an own part, a :class:`Piece` (alone or in a
     list that starts with one) is written from its kept text: a piece the last state's views
     already held is not written again. A message already serialised (the very object) is not

@@ -108,6 +108,28 @@ def test_the_built_encoders_refuse_what_is_not_json() -> None:
             text_encoder(sort_keys=False, separators=(", ", ": "))(bad)
 
 
+def test_views_and_pieces_refuse_to_be_changed() -> None:
+    """A kept text is only right while what it was written from stays as it was."""
+    piece = Piece({"a": 1})
+    view = Layered({"b": 2}, {"c": piece})
+    for thing in (piece, view):
+        for change in (
+            lambda d: d.__setitem__("x", 1),
+            lambda d: d.__delitem__(next(iter(d))),
+            lambda d: d.update(x=1),
+            lambda d: d.pop(next(iter(d))),
+            lambda d: d.popitem(),
+            lambda d: d.setdefault("x", 1),
+            lambda d: d.clear(),
+        ):
+            with pytest.raises(TypeError, match="never changed"):
+                change(thing)
+        with pytest.raises(TypeError):
+            thing |= {"x": 1}
+    assert piece == {"a": 1} and view == {"b": 2, "c": {"a": 1}}
+    assert SharedText().dumps(view) == json.dumps(view, ensure_ascii=False)
+
+
 def test_layered_is_its_keys_and_refuses_to_hide_shared_ones() -> None:
     base = {"figures": [{"station": 13}], "round": 2}
     view = Layered(base, {"controls": ["D1"]})

@@ -40,8 +40,12 @@ def _controls_by_seat(state: SYState) -> dict[str, list[JSON]]:
 
 
 def _controls(state: SYState, seat: str) -> list[JSON]:
-    """Figures a detective seat moves: its own detectives and every bobby."""
-    return _controls_by_seat(state)[seat]
+    """Figures a detective seat moves: its own detectives and every bobby (only the bobbies for a
+    seat that is not a detective's)."""
+    by_seat = _controls_by_seat(state)
+    if seat in by_seat:
+        return by_seat[seat]
+    return [f for i, f in enumerate(state.figures) if state.seat_of(i) is None]
 
 
 @per_state

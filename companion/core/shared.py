@@ -171,11 +171,10 @@ class SharedText:
     def _object(self, value: dict[Any, Any]) -> str:
         """A dict's text: whole through the C encoder, unless a value is a view or piece whose text
         is kept (a Layered view, a Piece, a list that starts with a Piece). Then runs of plain
-        values are written as one dict each, and those from their kept texts between them."""
-        if not any(_special(v) for v in value.values()) or not all(type(key) is str for key in value):
-            return _ENCODE(value)
-        parts: list[str] = []
-        run: dict[str, Any] = {}
+        values are written as one dict each, and those from their kept texts between them (one
+        pass; the fragments joined once)."""
+        out = ["{"]
+        run: dict[Any, Any] = {}
         for key, item in value.items():
             kind = type(item)
             if kind is Layered:
@@ -187,13 +186,20 @@ class SharedText:
             else:
                 run[key] = item
                 continue
+            if type(key) is not str:  # a key json.dumps converts: let it write the whole
+                return _ENCODE(value)
             if run:
-                parts.append(_ENCODE(run)[1:-1])
+                out += (_ENCODE(run)[1:-1], ", ")
                 run = {}
-            parts.append(f"{encode_basestring(key)}: {text}")
+            out += (encode_basestring(key), ": ", text, ", ")
+        if len(out) == 1:  # nothing kept in it
+            return _ENCODE(value)
         if run:
-            parts.append(_ENCODE(run)[1:-1])
-        return "{" + ", ".join(parts) + "}"
+            out.append(_ENCODE(run)[1:-1])
+        else:
+            out.pop()  # the last separator
+        out.append("}")
+        return "".join(out)
 
     def _piece(self, piece: Piece) -> str:
         hit = self._pieces.get(id(piece))
@@ -213,8 +219,3 @@ class SharedText:
             return base
         own = self._object(view.own)
         return own if base == "{}" else f"{base[:-1]}, {own[1:]}"
-
-
-def _special(value: object) -> bool:
-    kind = type(value)
-    return kind is Layered or kind is Piece or (kind is list and bool(value) and type(value[0]) is Piece)  # type: ignore[index]

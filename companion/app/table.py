@@ -36,7 +36,8 @@ from companion.core.errors import CompanionError, MalformedInput
 from companion.core.events import Event, Intent, Undo
 from companion.core.game import Game, event_codec, intent_codec
 from companion.core.jsonvalue import JSON, JSONObject
-from companion.core.shared import SharedText
+from companion.core.shared import Piece, SharedText
+from companion.core.summary import Line
 from companion.games import get_rules
 
 log = logging.getLogger(__name__)
@@ -118,6 +119,7 @@ class Table:
         self._before: tuple[int, int, Any] | None = None  # (game, action, state before it): the last commit's
         self._last_key: tuple[int, int] | None = None
         self._last_found: LastAction | None = None
+        self._said: tuple[LastAction | None, list[tuple[Line, Piece]]] = (None, [])  # see _describe
 
     # -- life cycle -------------------------------------------------------------
     async def start(self) -> None:
@@ -350,7 +352,16 @@ class Table:
         except Exception:
             log.exception("describing the last action failed")
             return None
-        return {"seq": action, "source": source, "text": {"code": line.code, "params": dict(line.params)}}
+        # Audiences told the same words about the same action get the same (unchanging) object,
+        # so its text is written once for all of them (see SharedText).
+        if self._said[0] is not found:
+            self._said = (found, [])
+        for told, piece in self._said[1]:
+            if told == line:
+                return piece
+        piece = Piece({"seq": action, "source": source, "text": {"code": line.code, "params": dict(line.params)}})
+        self._said[1].append((line, piece))
+        return piece
 
     def _state(
         self, header: GameHeader, snapshot: JSONObject, last: LastAction | None, audience: Audience

@@ -5,6 +5,7 @@ The words never say more than the screen may know, and survive a restart."""
 from __future__ import annotations
 
 import asyncio
+import json
 from pathlib import Path
 from typing import Any
 
@@ -37,12 +38,22 @@ def test_the_last_action_is_named_for_each_screen_and_survives_a_restart(tmp_pat
             PlaceDetectives((("D1", 13), ("D2", 53), ("B1", 29), ("B2", 34))), TABLE, game_id=gid, source="touchscreen"
         )
         await table.submit(PlaceX(35), MRX, game_id=gid, source="phone:mrx")
+        screens: dict[str, list[JSONObject]] = {"table": [], "d2": [], "mrx": []}
+        for name, audience in (("table", TABLE), ("d2", D2), ("mrx", MRX)):
+            table.subscribe(audience, screens[name].append, send_now=False)
         await table.submit(XMove("taxi", 48), MRX, game_id=gid, source="phone:mrx")
         # Mister X's move: the table hears the ticket only, he hears his stations.
         public, own = table.message(TABLE)["last"], table.message(MRX)["last"]
         assert words(public) == "Mister X's move (" + text("sy.ticket.taxi") + ")"
         assert "48" not in str(public) and "35" not in str(public)
         assert words(own).endswith("35 → 48") and own["source"] == "phone:mrx"  # type: ignore[index]
+        # As published: the screens told the same words share one object (its text written once),
+        # Mister X's own words are another; every text is json.dumps of its message.
+        sent = {name: got[-1] for name, got in screens.items()}
+        assert sent["table"]["last"] is sent["d2"]["last"] and sent["table"]["last"] == public
+        assert sent["mrx"]["last"] is not sent["table"]["last"] and sent["mrx"]["last"] == own
+        for message in sent.values():
+            assert table.text(message) == json.dumps(message, ensure_ascii=False)
         await table.submit(Move("D2", "taxi", 69), D2, game_id=gid, source="phone:d2")
         last = table.message(TABLE)["last"]
         assert last == table.message(D2)["last"]

@@ -4,8 +4,8 @@ An action's cost is everything the table does on the event loop for it besides w
 disk: decide, the state it leads to, encoding the rows, committing it to the live game, and every
 screen's new snapshot (the table and each seat) serialised as the table serialises them (each
 audience's once, the part of the views they share once, by a serialiser that has written the last
-state's messages, so the parts of views kept from that state are not written again). The early and late actions are
-measured alternately, each late one against an early one of the same kind that caused as many
+state's messages, so the parts of views kept from that state are not written again). The early
+and late actions are measured alternately, each late one against an early one of the same kind that caused as many
 events (a move against a move, an undo against an undo, a placement that flips a stack against one
 that flips a stack), so the ratio shows what the log's length costs and not that the end of a game
 asks for other decisions than its start. Before each sample, a game is rebuilt from the log

@@ -24,12 +24,13 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 from json.encoder import encode_basestring
-from typing import Any, NoReturn, TypeVar
+from typing import Any, Generic, NoReturn, TypeVar
 
 from companion.core.jsonvalue import text_encoder
 
 S = TypeVar("S")
 T = TypeVar("T")
+V = TypeVar("V")
 _NOTHING = object()
 PARTS_KEPT = 64  # pieces per_part keeps (each for its part's very object)
 PIECE_TEXTS_KEPT = 256  # pieces' texts a SharedText keeps
@@ -53,6 +54,33 @@ def per_state(build: Callable[[S], T]) -> Callable[[S], T]:
     return cached
 
 
+class _ByIdentity(Generic[V]):
+    """What was made from an object, kept for that very object (held, so its id is not reused)
+    until ``limit`` of them have piled up, when all are dropped."""
+
+    __slots__ = ("_kept", "limit")
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self._kept: dict[int, tuple[object, V]] = {}
+
+    def get(self, key: object) -> V | None:
+        hit = self._kept.get(id(key))
+        return hit[1] if hit is not None and hit[0] is key else None
+
+    def put(self, key: object, value: V) -> V:
+        if len(self._kept) >= self.limit:
+            self._kept.clear()
+        self._kept[id(key)] = (key, value)
+        return value
+
+    def clear(self) -> None:
+        self._kept.clear()
+
+    def __len__(self) -> int:
+        return len(self._kept)
+
+
 class _Unchanging(dict[str, Any]):
     """A dict that refuses to be changed once built: views (and their kept texts) share it."""
 
@@ -74,7 +102,7 @@ class Piece(_Unchanging):
     __slots__ = ()
 
 
-_PARTS: list[dict[int, Any]] = []  # every per_part's kept pieces (see forget_parts)
+_PARTS: list[_ByIdentity[Piece]] = []  # every per_part's kept pieces (see forget_parts)
 
 
 def forget_parts() -> None:
@@ -90,19 +118,13 @@ def per_part(build: Callable[[S], dict[str, Any]]) -> Callable[[S], Piece]:
     are dropped. ``build`` may read nothing but the part (no setting, no language) and the part must
     be immutable. Pieces are shared by every view that holds them. Decorate module-level functions
     only: each decorated function's cache lives as long as the process."""
-    kept: dict[int, tuple[object, Piece]] = {}
+    kept: _ByIdentity[Piece] = _ByIdentity(PARTS_KEPT)
     _PARTS.append(kept)
 
     @functools.wraps(build)
     def cached(part: S) -> Piece:
-        hit = kept.get(id(part))
-        if hit is not None and hit[0] is part:
-            return hit[1]
-        piece = Piece(build(part))
-        if len(kept) >= PARTS_KEPT:
-            kept.clear()
-        kept[id(part)] = (part, piece)
-        return piece
+        piece = kept.get(part)
+        return piece if piece is not None else kept.put(part, Piece(build(part)))
 
     return cached
 
@@ -131,29 +153,17 @@ class SharedText:
     """JSON text of messages whose views share parts, each shared part serialised once.
 
     The text is exactly ``json.dumps(message, ensure_ascii=False)``. A message's top-level values
-    are serialised in runs (one dict each); a :class:`Layered` view among them is its base's text (kept, with
-    the base itself so its identity stays its own, until ``keep`` of them have piled up and all are
-    dropped) joined to
-    the text of its own keys. In a message, a base or an own part, a :class:`Piece` (alone or in a
-    list that starts with one) is written from its kept text: a piece the last state's views
-    already held is not written again. A message already serialised (the very object) is not
-    serialised again: every screen of one audience gets the same message.
+    are serialised in runs (one dict each); a :class:`Layered` view among them is its base's text
+    (kept, with the base itself so its identity stays its own, until ``keep`` of them have piled up
+    and all are dropped) joined to the text of its own keys. In a message, a base or an own part,
+    a :class:`Piece` (alone or in a list that starts with one) is written from its kept text: a
+    piece the last state's views already held is not written again. A message already serialised
+    (the very object) is not serialised again: every screen of one audience gets the same message.
     """
 
     def __init__(self, keep: int = 64) -> None:
-        self.keep = keep
-        self._texts: dict[int, tuple[object, str]] = {}
-        self._pieces: dict[int, tuple[object, str]] = {}  # Piece texts, kept longer: views share them across states
-
-    def _kept(self, value: object) -> str | None:
-        hit = self._texts.get(id(value))
-        return hit[1] if hit is not None and hit[0] is value else None
-
-    def _keep(self, value: object, text: str) -> str:
-        if len(self._texts) >= self.keep:
-            self._texts.clear()
-        self._texts[id(value)] = (value, text)
-        return text
+        self._texts: _ByIdentity[str] = _ByIdentity(keep)  # messages and bases
+        self._pieces: _ByIdentity[str] = _ByIdentity(PIECE_TEXTS_KEPT)  # kept longer: states share pieces
 
     def dumps(self, message: Any) -> str:
         kind = type(message)
@@ -163,10 +173,8 @@ class SharedText:
             return self._piece(message)
         if kind is not dict:
             return _ENCODE(message)
-        text = self._kept(message)
-        if text is None:
-            text = self._keep(message, self._object(message))
-        return text
+        text = self._texts.get(message)
+        return text if text is not None else self._texts.put(message, self._object(message))
 
     def _object(self, value: dict[Any, Any]) -> str:
         """A dict's text: whole through the C encoder, unless a value is a view or piece whose text
@@ -202,19 +210,13 @@ class SharedText:
         return "".join(out)
 
     def _piece(self, piece: Piece) -> str:
-        hit = self._pieces.get(id(piece))
-        if hit is not None and hit[0] is piece:
-            return hit[1]
-        text = _ENCODE(piece)
-        if len(self._pieces) >= PIECE_TEXTS_KEPT:
-            self._pieces.clear()
-        self._pieces[id(piece)] = (piece, text)
-        return text
+        text = self._pieces.get(piece)
+        return text if text is not None else self._pieces.put(piece, _ENCODE(piece))
 
     def _layered(self, view: Layered) -> str:
-        base = self._kept(view.base)
+        base = self._texts.get(view.base)
         if base is None:
-            base = self._keep(view.base, self._object(view.base))
+            base = self._texts.put(view.base, self._object(view.base))
         if not view.own:
             return base
         own = self._object(view.own)

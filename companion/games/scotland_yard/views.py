@@ -29,13 +29,14 @@ def _tickets(tickets: Tickets) -> JSONObject:
 
 
 @per_state
-def _controls_by_seat(state: SYState) -> dict[str, list[JSON]]:
-    """Each detective seat's figures (once per state: the public picture, that seat's view and its
-    legal moves all name them; the lists are shared, never changed)."""
+def _controls_by_seat(state: SYState) -> dict[str | None, list[JSON]]:
+    """Each detective seat's figures, and under ``None`` the bobbies alone (once per state: the
+    public picture, a seat's view and its legal moves all name them; the lists are shared, never
+    changed)."""
     owners = [state.seat_of(i) for i in range(len(state.figures))]
     return {
         seat: [f for f, owner in zip(state.figures, owners, strict=True) if owner in (None, seat)]
-        for seat in state.seats[1:]
+        for seat in (None, *state.seats[1:])
     }
 
 
@@ -43,9 +44,7 @@ def _controls(state: SYState, seat: str) -> list[JSON]:
     """Figures a detective seat moves: its own detectives and every bobby (only the bobbies for a
     seat that is not a detective's)."""
     by_seat = _controls_by_seat(state)
-    if seat in by_seat:
-        return by_seat[seat]
-    return [f for i, f in enumerate(state.figures) if state.seat_of(i) is None]
+    return by_seat.get(seat, by_seat[None])
 
 
 @per_state

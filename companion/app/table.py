@@ -23,11 +23,11 @@ import asyncio
 import concurrent.futures
 import contextlib
 import logging
-import secrets
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from companion.app.chance import Seeds
 from companion.app.savedgame import LoadedGame, keep_checkpoints, load_game, status_for
 from companion.app.store import GameHeader, Store, StoredEvent
 from companion.core.audience import Audience
@@ -108,8 +108,9 @@ def game_closed(game_id: int, reason: str) -> JSONObject:
 class Table:
     """Owns the current game. Use from the event loop; other threads use ``*_threadsafe``."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, seeds: Seeds | None = None) -> None:
         self.store = store
+        self.seeds = seeds if seeds is not None else Seeds.from_environment()  # new games' seeds
         self.current: LoadedGame | None = None
         self._subscriptions: list[Subscription] = []
         self._json = SharedText(TEXTS_KEPT)
@@ -281,13 +282,13 @@ class Table:
             written.add_done_callback(_log_failure)
 
     async def new_game(self, rules_name: str, config: JSONObject, title: str = "", seed: int | None = None) -> int:
-        """Start a game; its shuffles come from ``seed`` (a fresh random one unless a test or a
-        benchmark fixes it to repeat a game exactly)."""
+        """Start a game; its shuffles come from ``seed`` (by default the next of :attr:`seeds`:
+        fresh randomness, unless a test fixed the sequence; a benchmark may pass one)."""
 
         async def job() -> int:
             rules = get_rules(rules_name)
             Game(rules, config, 0)  # validates the setup before anything is written
-            chosen = secrets.randbits(63) if seed is None else seed
+            chosen = self.seeds.next() if seed is None else seed
             game_id = await asyncio.to_thread(self.store.create_game, rules_name, title or rules_name, config, chosen)
             self.current = await asyncio.to_thread(load_game, self.store, game_id)
             self._publish("switched")

@@ -22,6 +22,8 @@ from pathlib import Path
 import aiohttp
 import pytest
 
+from companion.app.chance import TEST_SEED_ENV
+
 ROOT = Path(__file__).resolve().parents[2]
 SETUP = '{"mister_x": "Xavier", "detectives": ["Dora"]}'
 
@@ -45,7 +47,7 @@ class Box:
         )
 
     def env(self) -> dict[str, str]:
-        env = {k: v for k, v in os.environ.items() if not k.startswith("COMPANION_")}
+        env = {k: v for k, v in os.environ.items() if not k.startswith("COMPANION_") or k == TEST_SEED_ENV}
         env.update(COMPANION_CONFIG=str(self.config), PYTHONPATH=str(ROOT), KIVY_NO_ARGS="1")
         return env
 

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import aiohttp
 
+from companion.app.chance import TEST_SEED_ENV
 from companion.app.seats import SeatLinks
 from companion.app.store import Store
 
@@ -66,7 +67,11 @@ def test_serve_tells_systemd_ready_status_watchdog_and_stopping(tmp_path: Path) 
         f'[table]\ndata_dir = "{data}"\n[server]\nhost = "127.0.0.1"\nport = {port}\npublic_address = "127.0.0.1"\n'
         '[hardware]\nmode = "simulated"\n'
     )
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("COMPANION_", "NOTIFY_", "WATCHDOG_", "JOURNAL_"))}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("COMPANION_", "NOTIFY_", "WATCHDOG_", "JOURNAL_")) or k == TEST_SEED_ENV
+    }
     env["COMPANION_CONFIG"] = str(config)
     made = subprocess.run(
         [sys.executable, "-m", "companion.cli", "new", "scotland_yard", "--setup", '{"detectives": ["Dora"]}'],

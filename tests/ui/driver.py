@@ -23,6 +23,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from companion.app.chance import TEST_SEED_ENV
+
 ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOTS = ROOT / "artifacts" / "screenshots"
 
@@ -96,7 +98,11 @@ class AppProcess:
         self.config = config
 
     def env(self) -> dict[str, str]:
-        env = {k: v for k, v in os.environ.items() if not k.startswith(("KIVY_", "SDL_", "COMPANION_"))}
+        env = {
+            k: v
+            for k, v in os.environ.items()
+            if not k.startswith(("KIVY_", "SDL_", "COMPANION_")) or k == TEST_SEED_ENV
+        }
         (self.home / "kivy").mkdir(exist_ok=True)
         env.update(
             DISPLAY=self.display,

@@ -24,6 +24,7 @@ from companion.app.i18n import (
     plural_rule,
     template_parts,
 )
+from companion.games import entry, game_names, get_summary
 
 ROOT = Path(__file__).resolve().parents[1]
 # Every package with a messages/ folder (the games, the app, the phone page, the touchscreen, ...).
@@ -55,6 +56,21 @@ def test_the_languages_are_the_app_catalogues_and_include_the_four() -> None:
     assert LANGUAGES[0] == "en"
     assert {"en", "de", "fr", "es"} <= set(LANGUAGES)
     assert set(LANGUAGES) == {p.stem for p in folder("companion.app").glob("*.json")}
+
+
+def test_a_games_words_live_in_its_own_package() -> None:
+    """Everything about a game lives in its package, its screens' words too (the touchscreen's
+    ``ui.<prefix>.*``, the phone's ``phone.<prefix>.*``, the host page's ``host.<prefix>.*``): no
+    catalogue outside a game's package has a code with a game's prefix or name as one of its parts,
+    and no game's catalogue has one of another game."""
+    marks = {g: {get_summary(g).prefix, g} for g in game_names()}
+    found = []
+    for package in PACKAGES:
+        own = next((g for g in marks if package == entry(g).package), None)
+        others = set().union(*(m for g, m in marks.items() if g != own))
+        found += [f"{package}: {code}" for code in texts_of(package)["en"] if others & set(code.split("."))]
+    assert found == []
+    assert {entry(g).package for g in ("scotland_yard", "mykerinos")} <= set(PACKAGES)  # the check saw them
 
 
 @pytest.mark.parametrize("package", PACKAGES)

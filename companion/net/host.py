@@ -293,6 +293,7 @@ class Host:
                     "choices": list(k.choices),
                     "example": k.example,
                     "label": text(f"{summary.prefix}.setup_key.{k.key}", lang=lang),
+                    "code": f"{summary.prefix}.setup_key.{k.key}",  # its words' code (``.item``: one entry)
                 }
                 for k in summary.setup_keys
             ]

@@ -348,10 +348,11 @@ function choiceName(rules, key, c) {
   return host.choiceName ? host.choiceName(key, c, t) : c;
 }
 
-/* Names, one a line (Scotland Yard's detective players). */
+/* Names, one a line (Scotland Yard's detective players); each line's hint is the game's
+ * "<setup key's code>.item" text (e.g. "Detective {n}"). */
 function namesField(k, names) {
   const rows = names.map((name, i) => el("div", { class: "row name-row" },
-    el("input", { value: name, maxlength: 40, placeholder: t("host.detective", { n: i + 1 }), "data-name": i,
+    el("input", { value: name, maxlength: 40, placeholder: t(k.code + ".item", { n: i + 1 }), "data-name": i,
       oninput: (e) => { H.form[k.key][i] = e.target.value; } }),
     names.length > 1 ? el("button", { "data-remove": i, onclick: () => { H.form[k.key].splice(i, 1); rerenderForm(); } }, "−") : null));
   return field(k.label, k, ...rows, names.length < 5

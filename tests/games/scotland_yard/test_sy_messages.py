@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import ast
-import string
 import typing
 from pathlib import Path
 
-from companion.app.i18n import package_texts
+from companion.app.i18n import package_texts, template_parts
 from companion.games.scotland_yard import model
 
 PACKAGE = Path(model.__file__).resolve().parent
@@ -42,7 +41,8 @@ def texts() -> dict[str, dict[str, str]]:
 
 
 def fields(text: str) -> set[str]:
-    return {name for _, name, _, _ in string.Formatter().parse(text) if name}
+    """The parameters a text uses (plural forms included: the catalogue's template syntax)."""
+    return template_parts(text)[0]
 
 
 def test_every_raised_code_has_english_and_german_text() -> None:

@@ -319,7 +319,7 @@ export const host = {
   },
   choiceName(key, c, t) {
     if (key === "neutral") return t("myk.colour." + c);
-    if (key === "layout") return t("host.layout." + c);
+    if (key === "layout") return t("host.myk.layout." + c);
     return c;
   },
 };

@@ -434,14 +434,14 @@ export const host = {
     },
     secret_service_start(k, ctx) {
       startLevel(ctx);
-      return ctx.el("div", {}, ctx.plain(k), ctx.el("p", { class: "muted small" }, ctx.t("host.level_note")));
+      return ctx.el("div", {}, ctx.plain(k), ctx.el("p", { class: "muted small" }, ctx.t("host.vm.level_note")));
     },
     first_player: (k, { el, t, field, form }) => field(k.label, k, el("select", { "data-input": k.key, onchange: (e) => {
       if (e.target.value) form.first_player = e.target.value; else delete form.first_player;
     } }, [el("option", { value: "" }, "–"), ...form.players.map((p, i) => el("option", {
       value: "p" + (i + 1), selected: form.first_player === "p" + (i + 1) }, t("host.player", { n: i + 1 }) + " · " + t("vm.colour." + p.colour)))])),
   },
-  choiceName: (key, c, t) => (key === "gunner_rule" ? t("host.gunner." + (c === ">" ? "gt" : "ge")) : c),
+  choiceName: (key, c, t) => (key === "gunner_rule" ? t("host.vm.gunner." + (c === ">" ? "gt" : "ge")) : c),
   value(form, setup) {
     setup.players = form.players.map((p, i) => {
       const out = { seat: "p" + (i + 1), colour: p.colour, machine: p.machine };

@@ -46,7 +46,7 @@ from companion.app.table import Ack, Subscription, Table
 from companion.core.audience import Audience
 from companion.core.errors import CompanionError
 from companion.core.events import Intent
-from companion.core.hardware import Input, Notice, Remember, Result, Select, Submit, UiButton
+from companion.core.hardware import Input, Notice, Remember, Result, Select, Submit, UiButton, acting_seats
 from companion.core.jsonvalue import JSONObject
 from companion.games import game_names
 from hardware.config import HardwareConfig, HardwareConfigError, parse_hardware
@@ -459,7 +459,7 @@ class InputRouter:
         assert self.indicators is not None
         rules = hardware_of(game)
         try:
-            self.indicators.show_turns([self._place_of(game, s) for s in rules.turn_seats(view)])
+            self.indicators.show_turns([self._place_of(game, s) for s in acting_seats(view)])
             for track, value in track_values(self.bindings.of(game), view).items():
                 self.indicators.show_track(track, value)
             pattern = rules.signal(before, view)

@@ -1,5 +1,6 @@
 """The count behind docs/adding-a-game.md: a game needs its package plus at most three registrations
-elsewhere — one registry entry, one touchscreen module, one phone module.
+elsewhere — one registry entry, one touchscreen module, one phone module — counted per game, for any
+number of games.
 
 Measured on the code: the only files outside a game's package that name it (its name, or a code
 with its prefix such as ``"sy.move"``) are those three. The test game in ``tests/toygame`` is the
@@ -71,21 +72,28 @@ def product_games() -> list[str]:
     return [g for g in game_names() if entry(g).package.startswith("companion.games.")]
 
 
-def test_a_boxed_game_is_named_only_by_its_three_registrations() -> None:
-    counts = {}
+def registrations(game: str) -> set[Path]:
+    """The files outside a game's package that may name it: its registry entry, and its
+    touchscreen and phone modules where it has them (the recipe's in-between step leaves them
+    empty: then the generic screens show it, and only the registry names it)."""
+    registered = entry(game)
+    found = {ROOT / "companion" / "games" / "__init__.py"}
+    if registered.touchscreen:
+        found.add(module_file(registered.touchscreen))
+    if registered.phone:
+        found.add(phone_file(registered.phone))
+    return found
+
+
+def test_a_boxed_game_is_named_only_by_its_registrations() -> None:
+    """Counted per game: however many games there are, each is named outside its package by at
+    most three files — its registry entry, its touchscreen module, its phone module."""
     for game in product_games():
         code, own = prefix(game), ROOT / "companion" / "games" / game
         outside = {p for p in product_files() if own not in p.parents and names_the_game(p, game, code)}
-        registered = entry(game)
-        expected = {
-            ROOT / "companion" / "games" / "__init__.py",  # the registry entry
-            module_file(registered.touchscreen),  # the touchscreen module
-            phone_file(registered.phone),  # the phone module
-        }
-        assert {p.relative_to(ROOT) for p in outside} == {p.relative_to(ROOT) for p in expected}, game
-        counts[game] = len(outside)
-    assert {"scotland_yard", "victorian_masterminds", "mykerinos"} <= set(counts)
-    assert set(counts.values()) == {3}
+        assert {p.relative_to(ROOT) for p in outside} == {p.relative_to(ROOT) for p in registrations(game)}, game
+        assert len(outside) <= 3
+    assert {"scotland_yard", "victorian_masterminds", "mykerinos"} <= set(product_games())
 
 
 def test_the_test_game_is_registered_like_a_boxed_one_and_the_product_never_names_it() -> None:
@@ -100,7 +108,8 @@ def test_the_test_game_is_registered_like_a_boxed_one_and_the_product_never_name
     calls = [n for n in ast.walk(ast.parse((package / "__init__.py").read_text("utf-8"))) if isinstance(n, ast.Call)]
     assert [getattr(c.func, "id", "") for c in calls].count("register") == 1
     boxed = ast.parse((ROOT / "companion" / "games" / "__init__.py").read_text("utf-8"))
-    assert sum(1 for n in ast.walk(boxed) if isinstance(n, ast.Call) and getattr(n.func, "id", "") == "register") == 3
+    boxed_calls = sum(1 for n in ast.walk(boxed) if isinstance(n, ast.Call) and getattr(n.func, "id", "") == "register")
+    assert boxed_calls == len(product_games())  # one call a game, however many there are
     assert [p.relative_to(ROOT) for p in product_files() if names_the_game(p, "toy", "toy")] == []
 
 

@@ -131,26 +131,32 @@ MAY_IMPORT = {
 }
 
 
+def within(module: str, package: str) -> bool:
+    """``module`` is ``package`` or one of its modules (``companion.appliance`` is not within
+    ``companion.app``)."""
+    return module == package or module.startswith(package + ".")
+
+
 def layer(module: str) -> str:
     if module in ENTRY_POINTS:
         return "entry"
-    if module.startswith("companion.core"):
+    if within(module, "companion.core"):
         return "core"
     if module == "companion.games":
         return "registry"
-    if module.startswith("companion.games."):
+    if within(module, "companion.games"):
         return "game"
-    if module.startswith("companion.app"):
+    if within(module, "companion.app"):
         return "app"
-    if module.startswith("companion.net"):
+    if within(module, "companion.net"):
         return "net"
-    if module.startswith("companion.appliance"):
+    if within(module, "companion.appliance"):
         return "appliance"
     if module in HARDWARE_LINKS:
         return "hardware"
-    if module.startswith("hardware"):
+    if within(module, "hardware"):
         return "driver"
-    if module.startswith("ui"):
+    if within(module, "ui"):
         return "ui"
     return "top"  # companion/__init__.py
 
@@ -180,6 +186,8 @@ def test_the_arrow_check_refuses_arrows_that_point_up() -> None:
     assert "app" not in MAY_IMPORT["driver"] and "game" not in MAY_IMPORT["ui"] and "net" not in MAY_IMPORT["ui"]
     assert "app" not in MAY_IMPORT["registry"] and "hardware" not in MAY_IMPORT["net"]
     assert layer("hardware.config") == "driver" and layer("ui.app") == "entry"
+    # A package is matched by its name, not by the start of its name.
+    assert layer("companion.appliance.status") == "appliance" and layer("companion.app.table") == "app"
     assert all(layer(m) != "top" for m in first_party_graph() if m != "companion"), "every module has a layer"
 
 

@@ -1,14 +1,15 @@
 """Seats the table plays itself (Scotland Yard: Mister X played by the AI).
 
-A game's rules may offer ``table_turn(state, seed, cpu_budget)``, answering ``None`` or a turn
-with ``seat`` (who the table acts as) and ``decide()`` (a slow, pure function returning the
-intent). :class:`TablePlayer` watches the table: when such a turn comes it runs ``decide`` on a
-worker thread (never on the event loop), lets a short "thinking" delay pass, and submits the
-intent as that seat with ``Table.submit`` — the same intents, rules checks and store as a phone's,
-with the source ``table_player``. If the game moved on meanwhile (an undo at the table, another
-game opened), the intent is dropped and the new state is looked at instead. A decision is
-repeatable: it gets the game's own seed, so a restart decides the same move again (unless the CPU
-budget cut one of the two searches short, on a machine too slow for the level).
+A game's rules answer ``table_turn(state, seed, cpu_budget)`` with ``None`` (the default) or a
+:class:`~companion.core.rules.TableTurn`: ``seat`` (who the table acts as) and ``decide()`` (a
+slow, pure function returning the intent). :class:`TablePlayer` watches the table: when such a
+turn comes it runs ``decide`` on a worker thread (never on the event loop), lets a short
+"thinking" delay pass, and submits the intent as that seat with ``Table.submit`` — the same
+intents, rules checks and store as a phone's, with the source ``table_player``. If the game moved
+on meanwhile (an undo at the table, another game opened), the intent is dropped and the new state
+is looked at instead. A decision is repeatable: it gets the game's own seed, so a restart decides
+the same move again (unless the CPU budget cut one of the two searches short, on a machine too
+slow for the level).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from companion.app.table import Table
 from companion.core.audience import TABLE, Audience
 from companion.core.errors import CompanionError
 from companion.core.jsonvalue import JSONObject
+from companion.core.rules import TableTurn
 
 log = logging.getLogger(__name__)
 
@@ -84,17 +86,16 @@ class TablePlayer:
         if loaded is None:
             return
         game = loaded.game
-        turn_of = getattr(game.rules, "table_turn", None)
         key = (loaded.header.id, game.seq)
-        if turn_of is None or key == self._failed or game.outcome() is not None:
+        if key == self._failed or game.outcome() is not None:
             return
-        turn = turn_of(game.state, game.seed, self.cpu_budget)
+        turn = game.rules.table_turn(game.state, game.seed, self.cpu_budget)
         if turn is None:
             return
         self._key = key
         self._task = asyncio.create_task(self._play(key, turn), name="companion-table-player")
 
-    async def _play(self, key: tuple[int, int], turn: Any) -> None:
+    async def _play(self, key: tuple[int, int], turn: TableTurn) -> None:
         loop = self.table.loop
         started = loop.time()
         try:

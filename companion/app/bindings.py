@@ -65,7 +65,7 @@ def _no_seats(view: JSONObject) -> list[str]:
     return []
 
 
-NO_HARDWARE = HardwareRules(bindings={}, actions={}, seats=_no_seats, turn_seats=_no_seats)
+NO_HARDWARE = HardwareRules(bindings={}, actions={}, seats=_no_seats)
 
 
 def hardware_of(game: str) -> HardwareRules:

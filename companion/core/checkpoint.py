@@ -64,9 +64,28 @@ _field_decoders: dict[type, dict[str, Decoder]] = {}
 def _fields(cls: type) -> dict[str, Decoder]:
     found = _field_decoders.get(cls)
     if found is None:
+        if not dataclasses.is_dataclass(cls):
+            raise TypeError(f"a game's state must be a frozen dataclass, not {cls.__name__}")
         hints = typing.get_type_hints(cls)
-        found = _field_decoders[cls] = {f.name: decoder(hints[f.name]) for f in dataclasses.fields(cls) if f.init}
+        found = {}
+        for f in dataclasses.fields(cls):
+            if not f.init:
+                continue
+            try:
+                found[f.name] = decoder(hints[f.name])
+            except TypeError as exc:
+                raise TypeError(
+                    f"{cls.__name__}.{f.name}: the codec cannot write a {hints[f.name]!r} ({exc}); "
+                    "use a tuple, a frozen dataclass or a plain value (see companion/core/codec.py)"
+                ) from None
+        _field_decoders[cls] = found
     return found
+
+
+def require_writable(start: Any) -> None:
+    """Raise a clear ``TypeError`` at once when a game's state has a field the codec cannot write
+    (a ``dict``, a ``list``, ...): its checkpoints could never be written. Checked once per class."""
+    _fields(type(start))
 
 
 def _seal(key: str, action: int, body: str) -> str:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Generic, TypeVar, overload
 
 from companion.core.audience import Audience
-from companion.core.checkpoint import fold_key, seal, state_reader, unseal
+from companion.core.checkpoint import fold_key, require_writable, seal, state_reader, unseal
 from companion.core.codec import KindCodec
 from companion.core.errors import Forbidden, GameOver, MalformedInput, StaleIntent, UndoRefused
 from companion.core.events import Event, Intent, Undo, Undone, UndoRule
@@ -181,6 +181,7 @@ class Game(Generic[S]):
         self.config = config
         self.seed = seed
         self.start: S = rules.setup(config)
+        require_writable(self.start)  # a state its checkpoints cannot write is refused at once
         self._entries = Log(entries)
         self._rebuild()
 
@@ -210,6 +211,7 @@ class Game(Generic[S]):
         game = cls.__new__(cls)
         game.rules, game.config, game.seed = rules, config, seed
         game.start = rules.setup(config)
+        require_writable(game.start)
         game._entries = Log(rows, decode)
         # Whole columns at a time: the numbering, then each action (its first event: its seq is
         # its action) with its length; each marker takes back the last action that counts.

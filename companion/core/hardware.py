@@ -119,7 +119,6 @@ class HardwareRules:
       "pieces": {piece kind: action}, "tracks": {bar graph track: key of the table view}}``;
     - ``actions``: the game's actions by name (each name starts with the game's prefix);
     - ``seats(view)``: the seat ids of the game;
-    - ``turn_seats(view)``: whose turn it is (a seat light each);
     - ``signal(before, view)``: the buzzer pattern for what just became public (``reveal``,
       ``capture``, ``end``) or None; ``before`` is the previous view of the same game or None;
     - ``used(before, view)``: seats whose remembered value was used up since ``before``;
@@ -130,10 +129,15 @@ class HardwareRules:
     bindings: JSONObject
     actions: Mapping[str, Action]
     seats: Callable[[JSONObject], list[str]]
-    turn_seats: Callable[[JSONObject], list[str]]
     signal: Callable[[JSONObject | None, JSONObject], str | None] = _no_signal
     used: Callable[[JSONObject | None, JSONObject], set[str]] = _nothing_used
     complete: Callable[[JSONObject, Mapping[str, str]], JSONObject] = _unchanged
+
+
+def acting_seats(view: JSONObject) -> list[str]:
+    """Who acts now (a seat light each): the table view's ``acting``, which every game's rules fill
+    in from their one :meth:`~companion.core.rules.Rules.acting`."""
+    return [s for s in as_list(view.get("acting")) if isinstance(s, str)]
 
 
 def seat_ids(entries: JSON, key: str = "seat") -> list[str]:

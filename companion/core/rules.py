@@ -1,17 +1,20 @@
-"""The rules protocol every game implements (pure functions over frozen state)."""
+"""The rules base every game subclasses (pure functions over frozen state), with the game's
+optional parts declared once, with their defaults."""
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Protocol, TypeVar
+from typing import ClassVar, Generic, TypeVar
 
 from companion.core.audience import Audience
 from companion.core.codec import KindCodec
 from companion.core.events import Event, Intent
+from companion.core.hardware import HardwareRules
 from companion.core.jsonvalue import JSON, JSONObject
-from companion.core.summary import Line
+from companion.core.summary import Line, Summary
 
 S = TypeVar("S")
 
@@ -32,17 +35,41 @@ class Outcome:
         }
 
 
-class Rules(Protocol[S]):
+@dataclass(frozen=True)
+class TableTurn:
+    """A move the table itself must make now, as ``seat`` (Scotland Yard's Mister X played by the
+    table): ``decide()`` is pure and may be slow — the app calls it on a worker thread and submits
+    its intent as that seat, through the same ``decide`` as a phone's."""
+
+    seat: str
+    decide: Callable[[], Intent]
+
+
+class Rules(ABC, Generic[S]):
     """A game: data plus pure functions. No I/O, no clock, no hidden randomness.
 
+    Every game subclasses this base; what it must implement is abstract (a game that forgets one
+    cannot be made), what it may add has a default here, so nothing looks a game's part up by name.
+
+    Must implement:
+
     - ``setup(config)`` validates the table's setup choices and returns the state before
-      the first event (raise :class:`~companion.core.errors.SetupError` on bad options).
+      the first event (raise :class:`~companion.core.errors.SetupError` on bad options). The
+      state is a frozen dataclass whose fields the exact codec writes (:mod:`companion.core.codec`:
+      ints, strings, tuples, frozen dataclasses, ... — no ``dict``, no ``list``): the table writes
+      it down as checkpoints, and a game whose state cannot be written refuses to start.
+    - ``seats(state)``: the seats, in order.
     - ``decide`` validates an untrusted intent from ``actor`` and returns the events it
       causes, or raises a :class:`~companion.core.errors.CompanionError`. Chance is drawn
       from ``rng`` only, and recorded in the events it returns.
     - ``apply`` is trusted and used for replay.
-    - ``view`` is what ``audience`` may see. Every audience must be handled explicitly.
-    - ``legal`` lists what ``actor`` may do now, so screens offer only legal choices.
+    - ``view`` is what ``audience`` may see. Every audience must be handled explicitly. The
+      table's view carries ``"acting"``: :meth:`acting` of the same state.
+    - ``legal`` lists what ``actor`` may do now, so screens offer only legal choices; a seat that
+      is not :meth:`acting` is offered no move of the turn (only what it may do at any time).
+    - ``acting(state)``: who acts now — the seats whose move the game waits for (empty when it
+      waits for the table alone, or is over). Public by nature: the seat lights, the summary's
+      status line and ``legal`` all follow it.
     - ``outcome`` is ``None`` while the game runs.
     - ``recorded_intents`` maps one logged action (every event one intent wrote, in the state
       before it) back to the intents and actors that could have written it, most likely first
@@ -53,26 +80,62 @@ class Rules(Protocol[S]):
       params, see :class:`~companion.core.summary.Line`), given the state before it — "D2 taxi
       53 → 69" — never more than that audience may know. Screens name what an undo would take back
       with it, and why a half-done choice vanished.
+    - ``summary()``: the game in words (:class:`~companion.core.summary.Summary`), for the command
+      line, the play history and the host page (usually imported from the game's ``summary``
+      module when first asked for).
+
+    May add (defaults here):
+
+    - ``facts``: the constants its screens need, as JSON (cities, tickets, a track's length).
+    - ``preferences``: the table's preferences for it, each a JSON object with ``key``,
+      ``default``, ``choices`` (or ``low`` and ``high``) and the ``setup_key`` it pre-fills.
+    - ``hardware``: what the box's buttons, tags and lights mean in it
+      (:class:`~companion.core.hardware.HardwareRules`), or ``None``.
+    - ``table_turn(state, seed, cpu_budget)``: a move the table itself must make now
+      (:class:`TableTurn`), or ``None`` — e.g. a seat played by the computer.
     """
 
     name: str
     events: KindCodec[Event]
     intents: KindCodec[Intent]
+    facts: ClassVar[JSONObject] = {}  # never changed: a game sets its own
+    preferences: ClassVar[tuple[JSONObject, ...]] = ()
+    hardware: ClassVar[HardwareRules | None] = None
 
+    @abstractmethod
     def setup(self, config: JSONObject) -> S: ...
 
+    @abstractmethod
     def seats(self, state: S) -> tuple[str, ...]: ...
 
+    @abstractmethod
     def decide(self, state: S, intent: Intent, actor: Audience, rng: random.Random) -> tuple[Event, ...]: ...
 
+    @abstractmethod
     def apply(self, state: S, event: Event) -> S: ...
 
+    @abstractmethod
     def view(self, state: S, audience: Audience) -> JSONObject: ...
 
+    @abstractmethod
     def legal(self, state: S, actor: Audience) -> JSON: ...
 
+    @abstractmethod
+    def acting(self, state: S) -> tuple[str, ...]: ...
+
+    @abstractmethod
     def outcome(self, state: S) -> Outcome | None: ...
 
+    @abstractmethod
     def recorded_intents(self, state: S, events: tuple[Event, ...]) -> Sequence[tuple[Intent, Audience]]: ...
 
+    @abstractmethod
     def describe_action(self, state: S, events: tuple[Event, ...], audience: Audience) -> Line: ...
+
+    @abstractmethod
+    def summary(self) -> Summary: ...
+
+    def table_turn(self, state: S, seed: int, cpu_budget: float | None) -> TableTurn | None:
+        """A move the table must make now as one seat, or ``None`` (the default: never).
+        ``seed`` (the game's) makes the choice repeatable; ``cpu_budget`` caps its thinking."""
+        return None

@@ -62,7 +62,11 @@ class Summary(Protocol):
     bgg_id: int  # the game's id on BoardGameGeek (for score apps such as BG Stats)
     highest_wins: bool  # whether a higher score is better
     no_points: bool  # whether the game has no points (only winners and losers)
-    setup_keys: Sequence[SetupKey]  # every setup key, required ones marked; words: <prefix>.setup_key.<key>
+
+    @property
+    def setup_keys(self) -> Sequence[SetupKey]:
+        """Every setup key, required ones marked; their words: ``<prefix>.setup_key.<key>``."""
+        ...
 
     def overview(self, view: JSONObject) -> list[Line]:
         """What the screen shows, as lines (``companion show``)."""

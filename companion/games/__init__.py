@@ -3,12 +3,10 @@
 A game is one package (rules, views, scoring, facts, what its buttons and tags mean, its texts;
 standard library only) plus at most one module per front end. Its entry names them:
 
-- ``package``: the game's package. It defines ``RULES`` (:class:`~companion.core.rules.Rules`),
-  has a ``summary`` module (or defines ``SUMMARY`` itself: the game's words about its views,
-  :class:`~companion.core.summary.Summary`), and may define ``FACTS`` (the constants its screens
-  need, JSON), ``PREFERENCES`` (the table's preferences for it, each pre-filling a setup option)
-  and ``HARDWARE`` (what the box's buttons, tags and lights mean in it:
-  :class:`~companion.core.hardware.HardwareRules`).
+- ``package``: the game's package. It defines ``RULES``, an instance of its subclass of
+  :class:`~companion.core.rules.Rules`: the rules, and the game's other parts on the same object
+  (its summary, and optionally its facts, preferences, hardware and table turns, each with a
+  default on the base class).
 - ``touchscreen``: the module with its touchscreen screens (``""``: the generic screens, which
   show the public view as text).
 - ``phone``: its phone-page module, ``"package:path/in/package.js"`` (``""``: the page shows the
@@ -28,6 +26,7 @@ from types import ModuleType
 from typing import Any
 
 from companion.core.errors import SetupError
+from companion.core.hardware import HardwareRules
 from companion.core.jsonvalue import JSONObject
 from companion.core.rules import Rules
 from companion.core.summary import Summary
@@ -84,35 +83,34 @@ def package(name: str) -> ModuleType:
 
 
 def get_rules(name: str) -> Rules[Any]:
-    rules: Rules[Any] = package(name).RULES
+    """The game's rules (``RULES`` of its package): a :class:`~companion.core.rules.Rules`, which
+    also carries the game's other parts (facts, preferences, hardware, summary, table turns)."""
+    rules = package(name).RULES
+    if not isinstance(rules, Rules):
+        raise TypeError(f"{name}: RULES must be a companion.core.rules.Rules, not {type(rules).__name__}")
     return rules
 
 
 def get_summary(name: str) -> Summary:
-    """The game's :class:`~companion.core.summary.Summary`: ``SUMMARY`` of its ``summary`` module
-    (or of the game's own package, for a game in one file)."""
-    found = getattr(package(name), "SUMMARY", None)
-    summary: Summary = found if found is not None else importlib.import_module(entry(name).package + ".summary").SUMMARY
-    return summary
+    """The game's words about its views (:class:`~companion.core.summary.Summary`)."""
+    return get_rules(name).summary()
 
 
 def facts(name: str) -> JSONObject:
-    """The constants a game's screens need (``FACTS`` of its package; ``{}`` if it has none)."""
-    found: JSONObject = getattr(package(name), "FACTS", {})
-    return found
+    """The constants a game's screens need (its rules' ``facts``; ``{}`` if it has none)."""
+    return get_rules(name).facts
 
 
 def preferences(name: str) -> tuple[JSONObject, ...]:
-    """The table's preferences for a game (``PREFERENCES`` of its package): each a JSON object with
+    """The table's preferences for a game (its rules' ``preferences``): each a JSON object with
     ``key``, ``default``, ``choices`` (or ``low`` and ``high`` for a number) and the ``setup_key``
     whose default it sets (if any)."""
-    found: tuple[JSONObject, ...] = getattr(package(name), "PREFERENCES", ())
-    return found
+    return get_rules(name).preferences
 
 
-def hardware_rules(name: str) -> Any:
-    """What the box's inputs and lights mean in the game (``HARDWARE`` of its package), or None."""
-    return getattr(package(name), "HARDWARE", None)
+def hardware_rules(name: str) -> HardwareRules | None:
+    """What the box's inputs and lights mean in the game (its rules' ``hardware``), or None."""
+    return get_rules(name).hardware
 
 
 register(

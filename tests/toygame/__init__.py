@@ -31,7 +31,8 @@ from companion.core import (
     UndoRule,
 )
 from companion.core.hardware import HardwareRules, Input, Result, Submit
-from companion.core.jsonvalue import as_list, as_str
+from companion.core.jsonvalue import as_list
+from companion.core.rules import Rules
 from companion.core.summary import Line, Player, SetupKey
 from companion.games import GameEntry, register
 
@@ -91,7 +92,7 @@ class Add(Intent):
     amount: int
 
 
-class ToyRules:
+class ToyRules(Rules[ToyState]):
     name = "toy"
     events: KindCodec[Event] = KindCodec([SecretsDrawn, Added])
     intents: KindCodec[Intent] = KindCodec([Draw, Add, AddTwice])
@@ -122,7 +123,7 @@ class ToyRules:
                 raise IllegalMove("toy.not_drawn")
             if not (actor.is_table or actor.is_seat(intent.seat)):
                 raise Forbidden("forbidden.seat")
-            if state.seats[state.turn] != intent.seat:
+            if intent.seat not in self.acting(state):
                 raise IllegalMove("toy.not_your_turn")
             if not 1 <= intent.amount <= 3:
                 raise IllegalMove("toy.amount", amount=intent.amount)
@@ -137,10 +138,15 @@ class ToyRules:
             return replace(state, total=state.total + event.amount, turn=turn)
         raise TypeError(event)
 
+    def acting(self, state: ToyState) -> tuple[str, ...]:
+        """The seat whose turn it is, once the secrets are drawn (the table draws them)."""
+        return (state.seats[state.turn],) if state.secrets and self.outcome(state) is None else ()
+
     def view(self, state: ToyState, audience: Audience) -> JSONObject:
         out: JSONObject = {
             "total": state.total,
             "turn": state.seats[state.turn],
+            "acting": list(self.acting(state)),
             "seats": list(state.seats),
             "target": state.target,
             "drawn": bool(state.secrets),
@@ -154,7 +160,10 @@ class ToyRules:
         return out
 
     def legal(self, state: ToyState, actor: Audience) -> JSON:
-        return [1, 2, 3]
+        return [1, 2, 3] if actor.is_table or actor.seat in self.acting(state) else []
+
+    def summary(self) -> ToySummary:
+        return SUMMARY
 
     def recorded_intents(self, state: ToyState, events: tuple[Event, ...]) -> list[tuple[Intent, Audience]]:
         first = events[0]
@@ -179,7 +188,6 @@ class ToyRules:
         return None
 
 
-RULES = ToyRules()
 
 
 class ToySummary:
@@ -195,7 +203,8 @@ class ToySummary:
         return [Line("toy.total", {"total": view.get("total")})]
 
     def status(self, view: JSONObject) -> Line:
-        return Line("toy.turn", {"seat": view.get("turn")})
+        acting = view.get("acting")
+        return Line("toy.turn", {"seat": ", ".join(str(s) for s in acting) if isinstance(acting, list) else ""})
 
     def did(self, intent: JSONObject) -> Line:
         return Line("toy.did", {"kind": intent.get("kind")})
@@ -242,18 +251,15 @@ def _seats(view: JSONObject) -> list[str]:
     return [s for s in as_list(view.get("seats")) if isinstance(s, str)]
 
 
-def _turn(view: JSONObject) -> list[str]:
-    turn = as_str(view.get("turn"))
-    return [turn] if turn is not None and view.get("drawn") else []
-
-
 HARDWARE = HardwareRules(
     bindings={
         "buttons": {"undo": {"hold": "undo"}, "seat": {"press": "toy.add_one"}, "next": {"press": "toy.add_one"}}
     },
     actions={"toy.add_one": add_one},
     seats=_seats,
-    turn_seats=_turn,
 )
+ToyRules.facts = FACTS
+ToyRules.hardware = HARDWARE
+RULES = ToyRules()
 
 register(GameEntry("toy", "toygame", touchscreen="toygame.screen", phone="toygame:phone.js"))

@@ -81,17 +81,6 @@ def done(inp: Input, args: Sequence[str]) -> Result:
     return Submit(Pass(seat), inp.actor)
 
 
-def turn_seats(view: JSONObject) -> list[str]:
-    if view.get("phase") == "excavation":
-        seat = turn_seat(view)
-        return [seat] if seat is not None else []
-    if view.get("phase") == "survey":
-        waiting = as_object(as_object(view.get("survey")).get("waiting"))
-        seat = as_str(waiting.get("seat"))
-        return [seat] if seat is not None and waiting.get("for") != "counts" else []
-    return []
-
-
 def signal(before: JSONObject | None, view: JSONObject) -> str | None:
     if before is None:
         return None
@@ -106,6 +95,5 @@ HARDWARE = HardwareRules(
     },
     actions={"myk.patron": patron, "myk.done": done},
     seats=seats,
-    turn_seats=turn_seats,
     signal=signal,
 )

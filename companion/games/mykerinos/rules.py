@@ -18,8 +18,9 @@ from companion.core import (
 )
 from companion.core.audience import require_table, require_table_or_seat
 from companion.core.frozen import replace
+from companion.core.rules import Rules
 from companion.core.scratch import Scratch
-from companion.core.summary import Line
+from companion.core.summary import Line, Summary
 from companion.games.mykerinos import flow, recorded, views
 from companion.games.mykerinos import intents as it
 from companion.games.mykerinos.events import (
@@ -49,6 +50,8 @@ from companion.games.mykerinos.events import (
     ZoneClosed,
     ZoneCounted,
 )
+from companion.games.mykerinos.facts import FACTS, PREFERENCES
+from companion.games.mykerinos.hardware import HARDWARE
 from companion.games.mykerinos.museum import PATRONS, exhibition, layouts, room_refusal
 from companion.games.mykerinos.state import (
     BLANK_POINTS,
@@ -602,10 +605,13 @@ def settle(state: MykState, first: Event) -> tuple[Event, ...]:
     return scratch.settle(auto_event, MAX_AUTO)
 
 
-class MykerinosRules:
+class MykerinosRules(Rules[MykState]):
     name = "mykerinos"
     events: KindCodec[Event] = EVENTS
     intents: KindCodec[Intent] = it.INTENTS
+    facts = FACTS
+    preferences = PREFERENCES
+    hardware = HARDWARE
 
     def setup(self, config: JSONObject) -> MykState:
         return setup(config)
@@ -624,6 +630,14 @@ class MykerinosRules:
 
     def legal(self, state: MykState, actor: Audience) -> JSON:
         return views.legal(state, actor)
+
+    def acting(self, state: MykState) -> tuple[str, ...]:
+        return views.acting(state)
+
+    def summary(self) -> Summary:
+        from companion.games.mykerinos.summary import SUMMARY
+
+        return SUMMARY
 
     def outcome(self, state: MykState) -> Outcome | None:
         return views.outcome(state)

@@ -57,8 +57,8 @@ class MykerinosSummary:
                     "waiting": t(code("sum", "waiting", what), player=_colour(seat) if seat else ""),
                 },
             )
-        turn = obj(view.get("turn"))
-        return Line("myk.sum.status.turn", {"season": season, "player": _colour(turn.get("seat"))})
+        acting = items(view.get("acting"))  # who acts now: the rules' one answer
+        return Line("myk.sum.status.turn", {"season": season, "player": joined([_colour(s) for s in acting], " & ")})
 
     def overview(self, view: JSONObject) -> list[Line]:
         lines = [self.status(view)]

@@ -63,6 +63,18 @@ def _result(state: MykState) -> JSON:
     }
 
 
+def acting(state: MykState) -> tuple[str, ...]:
+    """Who acts now: the player whose turn it is in the excavation; in the survey, the player who
+    chooses a parcel or a room (nobody while the table counts a zone); nobody before the first
+    season or once the game is over."""
+    if state.phase == "excavation":
+        return () if state.turn is None else (state.turn.seat,)
+    if state.phase == "survey" and state.zone is not None:
+        pending = flow.zone_pending(state)
+        return (pending.seat,) if pending.seat is not None and pending.kind != "counts" else ()
+    return ()
+
+
 @per_state
 def public(state: MykState) -> JSONObject:
     """What every screen sees (built once per state: every audience's view holds these objects)."""
@@ -82,6 +94,7 @@ def public(state: MykState) -> JSONObject:
         "museum": dict(state.museum),
         "pass_track": [[c, space] for c, space in state.pass_track],
         "turn": None if turn is None else {"seat": turn.seat, "step": turn.step, "final": turn.final},
+        "acting": list(acting(state)),
         "survey": _survey(state),
         "corrections": [[n.season, n.kind, n.subject, n.value] for n in state.corrections],
         "result": _result(state),
@@ -192,6 +205,8 @@ def legal(state: MykState, actor: Audience) -> JSON:
     if actor.is_table:
         corrections: list[JSON] = [{"kind": k} for k in CORRECTIONS]
         return [*options, *_layout_option(state), *corrections]
+    if actor.seat not in acting(state):
+        return []
     return [o for o in options if isinstance(o, dict) and o.get("seat") == actor.seat]
 
 

@@ -9,18 +9,10 @@ store as a phone's; the rules check it like any other.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
-
 from companion.core.events import Intent
+from companion.core.rules import TableTurn
 from companion.games.scotland_yard import ai
 from companion.games.scotland_yard.model import MRX, DrawStart, SYState
-
-
-@dataclass(frozen=True)
-class TableTurn:
-    seat: str
-    decide: Callable[[], Intent]  # pure and slow: the app calls it on a worker thread
 
 
 def table_turn(state: SYState, seed: int, cpu_budget: float | None) -> TableTurn | None:

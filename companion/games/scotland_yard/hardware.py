@@ -46,24 +46,6 @@ def figure(inp: Input, args: Sequence[str]) -> Result:
     return Select({"game": "scotland_yard", "kind": "figure", "figure": which, "seat": inp.seat, "moves": moves})
 
 
-def turn_seats(view: JSONObject) -> list[str]:
-    turn = view.get("turn")
-    if view.get("end") is not None:
-        return []
-    if turn == "mrx":
-        return ["mrx"]
-    if turn != "detectives":
-        return []
-    pending = [as_object(f) for f in as_list(view.get("figures")) if as_object(f).get("can_move")]
-    out = []
-    for entry in as_list(view.get("seats")):
-        s = as_object(entry)
-        seat, figures = as_str(s.get("seat")), as_list(s.get("figures"))
-        if seat is not None and s.get("role") == "detective" and any(f.get("figure") in figures for f in pending):
-            out.append(seat)
-    return out
-
-
 def signal(before: JSONObject | None, view: JSONObject) -> str | None:
     if before is None:
         return None
@@ -85,6 +67,5 @@ HARDWARE = HardwareRules(
     },
     actions={"sy.figure": figure},
     seats=seats,
-    turn_seats=turn_seats,
     signal=signal,
 )

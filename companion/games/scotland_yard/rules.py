@@ -24,11 +24,13 @@ from companion.core.errors import Forbidden, IllegalMove, SetupError
 from companion.core.events import Event, Intent
 from companion.core.frozen import replace
 from companion.core.jsonvalue import JSON, JSONObject
-from companion.core.rules import Outcome
+from companion.core.rules import Outcome, Rules, TableTurn
 from companion.core.scratch import folded
-from companion.core.summary import Line
+from companion.core.summary import Line, Summary
 from companion.games.scotland_yard import ai, ai_turn, moves, recorded, tracker, views
 from companion.games.scotland_yard.board import D_CARDS, X_CARDS, board_for
+from companion.games.scotland_yard.facts import FACTS, PREFERENCES
+from companion.games.scotland_yard.hardware import HARDWARE
 from companion.games.scotland_yard.model import (
     BOX,
     DETECTIVE_TICKETS,
@@ -386,10 +388,13 @@ def outcome(state: SYState) -> Outcome | None:
     return Outcome(f"sy.{state.end.reason}", winners)
 
 
-class ScotlandYardRules:
+class ScotlandYardRules(Rules[SYState]):
     name = "scotland_yard"
     events: KindCodec[Event] = KindCodec(EVENTS)
     intents: KindCodec[Intent] = KindCodec(INTENTS)
+    facts = FACTS
+    preferences = PREFERENCES
+    hardware = HARDWARE
 
     def setup(self, config: JSONObject) -> SYState:
         return setup(config)
@@ -410,10 +415,18 @@ class ScotlandYardRules:
     def legal(self, state: SYState, actor: Audience) -> JSON:
         return views.legal(state, actor)
 
+    def acting(self, state: SYState) -> tuple[str, ...]:
+        return views.acting(state)
+
+    def summary(self) -> Summary:
+        from companion.games.scotland_yard.summary import SUMMARY
+
+        return SUMMARY
+
     def outcome(self, state: SYState) -> Outcome | None:
         return outcome(state)
 
-    def table_turn(self, state: SYState, seed: int, cpu_budget: float | None) -> ai_turn.TableTurn | None:
+    def table_turn(self, state: SYState, seed: int, cpu_budget: float | None) -> TableTurn | None:
         return ai_turn.table_turn(state, seed, cpu_budget)
 
     def recorded_intents(self, state: SYState, events: tuple[Event, ...]) -> list[tuple[Intent, Audience]]:

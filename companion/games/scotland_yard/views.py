@@ -48,6 +48,20 @@ def _controls(state: SYState, seat: str) -> list[JSON]:
 
 
 @per_state
+def acting(state: SYState) -> tuple[str, ...]:
+    """Who acts now: Mister X while he must draw his start card or move (none of the seats when the
+    table plays him: he has no seat then); in the detectives' part of a round, every detective seat
+    with a figure still to move (the bobbies are every detective seat's); nobody once the game is
+    over."""
+    if state.phase in ("start", "x"):
+        return (MRX,) if state.x_ai is None and not (state.phase == "start" and state.x_station) else ()
+    if state.phase != "detectives":
+        return ()
+    waiting: set[JSON] = {f for i, f in enumerate(state.figures) if not state.moved[i] and moves.can_move(state, i)}
+    return tuple(seat for seat in state.seats[1:] if waiting.intersection(_controls(state, seat)))
+
+
+@per_state
 def public(state: SYState) -> JSONObject:
     """What every screen sees (built once per state: every audience's view holds these objects)."""
     over = state.phase == "over"
@@ -101,6 +115,7 @@ def public(state: SYState) -> JSONObject:
         "round": state.round,
         "rounds": ROUNDS,
         "turn": MRX if state.phase == "x" else "detectives" if playing else None,
+        "acting": list(acting(state)),
         "next_field": len(state.route) + 1 if len(state.route) < LOG_FIELDS else None,
         "reveal_fields": _ints(sorted(REVEALS)),
         "seats": seats,
@@ -199,7 +214,7 @@ def legal(state: SYState, actor: Audience) -> JSON:
             if doubles:
                 intents.append("sy.x_double")
     elif actor.seat is not None and actor.seat in state.seats:
-        if phase == "detectives":
+        if actor.seat in acting(state):
             mine = _figure_moves(state, _controls(state, actor.seat))
             if mine:
                 out["moves"] = mine

@@ -101,15 +101,6 @@ def confirm(inp: Input, args: Sequence[str]) -> Result:
     return UiButton(inp.role)
 
 
-def turn_seats(view: JSONObject) -> list[str]:
-    _city, wait = waiting(view)
-    seat = as_str(wait.get("seat"))
-    if wait and seat is not None and seat in as_list(wait.get("by")):
-        return [seat]
-    active = as_str(view.get("active"))
-    return [active] if view.get("phase") in ("turn", "resolution") and active is not None else []
-
-
 def new_log_lines(before: JSONObject, view: JSONObject) -> list[JSONObject]:
     """Lines of the public log (the last few, numbered) that ``before`` lacks."""
     old = as_list(before.get("log"))
@@ -163,7 +154,6 @@ HARDWARE = HardwareRules(
     },
     actions={"vm.building": building, "vm.agent": agent, "vm.end_turn": end_turn, "vm.confirm": confirm},
     seats=seats,
-    turn_seats=turn_seats,
     signal=signal,
     used=placed,
     complete=complete,

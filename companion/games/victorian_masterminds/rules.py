@@ -8,19 +8,24 @@ from companion.core.audience import Audience
 from companion.core.codec import KindCodec
 from companion.core.events import Event, Intent
 from companion.core.jsonvalue import JSON, JSONObject
-from companion.core.rules import Outcome
-from companion.core.summary import Line
+from companion.core.rules import Outcome, Rules
+from companion.core.summary import Line, Summary
 from companion.games.victorian_masterminds import flow, recorded, views
 from companion.games.victorian_masterminds.engine import apply_event, final_scores
 from companion.games.victorian_masterminds.events import EVENT_CLASSES, INTENT_CLASSES
+from companion.games.victorian_masterminds.facts import FACTS, PREFERENCES
+from companion.games.victorian_masterminds.hardware import HARDWARE
 from companion.games.victorian_masterminds.model import VMState
 from companion.games.victorian_masterminds.setup import setup
 
 
-class VictorianMastermindsRules:
+class VictorianMastermindsRules(Rules[VMState]):
     name = "victorian_masterminds"
     events: KindCodec[Event] = KindCodec(EVENT_CLASSES)
     intents: KindCodec[Intent] = KindCodec(INTENT_CLASSES)
+    facts = FACTS
+    preferences = PREFERENCES
+    hardware = HARDWARE
 
     def setup(self, config: JSONObject) -> VMState:
         return setup(config)
@@ -39,6 +44,14 @@ class VictorianMastermindsRules:
 
     def legal(self, state: VMState, actor: Audience) -> JSON:
         return views.legal(state, actor)
+
+    def acting(self, state: VMState) -> tuple[str, ...]:
+        return views.acting(state)
+
+    def summary(self) -> Summary:
+        from companion.games.victorian_masterminds.summary import SUMMARY
+
+        return SUMMARY
 
     def outcome(self, state: VMState) -> Outcome | None:
         if not state.ended:

@@ -70,7 +70,8 @@ class VictorianMastermindsSummary:
         final = obj(view.get("final_round"))
         code = "vm.sum.status.turn_final" if final.get("triggered") else "vm.sum.status.turn"
         step = "vm.sum.step.after" if view.get("turn_phase") == "after" else "vm.sum.step.place"
-        return Line(code, {"player": _who(view, txt(view.get("active"))), "step": t(step)})
+        acting = [txt(seat) for seat in items(view.get("acting"))]  # who acts now: the rules' one answer
+        return Line(code, {"player": joined([_who(view, seat) for seat in acting], " & "), "step": t(step)})
 
     def overview(self, view: JSONObject) -> list[Line]:
         lines = [self.status(view), Line("vm.sum.level", {"level": num(view.get("level"))})]

@@ -10,7 +10,7 @@ from __future__ import annotations
 from companion.core.audience import Audience
 from companion.core.codec import encode
 from companion.core.errors import Forbidden
-from companion.core.jsonvalue import JSON, JSONObject
+from companion.core.jsonvalue import JSON, JSONObject, as_list
 from companion.core.shared import Layered, per_part, per_state
 from companion.games.victorian_masterminds.engine import (
     can_capture,
@@ -97,6 +97,19 @@ def waiting_for(s: VMState) -> JSONObject | None:
     return None
 
 
+def acting(s: VMState) -> tuple[str, ...]:
+    """Who acts now: the player a resolution asks (which agent it was, loot or ability first, the
+    Gunner's building, the Engineer's power); nobody while it asks the table alone (the Henchman's
+    mission); else, outside the final resolution, the player whose turn it is; nobody before the
+    start or once the game is over."""
+    if not s.started or s.ended:
+        return ()
+    waiting = waiting_for(s)
+    if waiting is not None:
+        return (str(waiting["seat"]),) if waiting["seat"] in as_list(waiting["by"]) else ()
+    return () if s.final else (s.active_seat,)
+
+
 def _gains(gains: tuple[Gain, ...]) -> JSON:
     return [{"resource": g.resource, "amount": g.amount, "lost": g.lost, "value": g.value} for g in gains]
 
@@ -135,6 +148,7 @@ def common(s: VMState) -> JSONObject:
         "phase": phase(s),
         "level": s.level,
         "active": s.active_seat,
+        "acting": list(acting(s)),
         "turn_phase": s.turn_phase,
         "extra_turn": s.extra_turn,
         "stacks": {c: len(s.stack(c)) for c in CITIES},
@@ -237,7 +251,7 @@ def _pile_choices(p: Player) -> JSON:
 
 def _turn_actions(s: VMState, actor: Audience) -> list[JSON]:
     seat = s.active_seat
-    if not (actor.is_table or actor.is_seat(seat)):
+    if not (actor.is_table or actor.seat in acting(s)):
         return []
     p = s.players[s.active]
     out: list[JSON] = []
@@ -282,7 +296,7 @@ def _answers(s: VMState, actor: Audience) -> list[JSON]:
     if r is None or r.current is None or waiting is None:
         return []
     owner = r.current.seat
-    if not (actor.is_table or (actor.is_seat(owner) and waiting["kind"] != "henchman")):
+    if not (actor.is_table or (actor.is_seat(owner) and owner in acting(s))):
         return []
     kind = waiting["kind"]
     if kind == "reveal":

@@ -9,7 +9,8 @@
  * /static/games/<game>.js (the server finds it through the registry of games), exporting
  * render(state, ctx) and optionally `styles` (its CSS). The shell loads it, with the game's facts
  * (/static/games/<game>.json: the constants its screens need, ctx.facts), the first time a state of
- * that game arrives. A game without a module is shown by the fallback below (its view as text).
+ * that game arrives; ctx.seat is the phone's own seat. A game without a module is shown by the
+ * fallback below (its view as text).
  */
 import { el } from "./kit.js";
 import { language as languageOf, render as fill } from "./texts.js";
@@ -282,7 +283,8 @@ const C = (() => {
     const main = document.getElementById("main");
     const game = loaded[state.game] || { render: fallback.render, facts: {} };
     document.getElementById("title").textContent = state.title || t("game." + state.game);
-    const screen = game.render(state, { t, el, send, ui, busy: !!pending, rerender: render, facts: game.facts });
+    // ctx.seat: this phone's seat ("@table" for the table link), as the welcome named it.
+    const screen = game.render(state, { t, el, send, ui, busy: !!pending, rerender: render, facts: game.facts, seat: mySeat });
     if (state.can_undo) {  // named: what it takes back (the game's words for this seat)
       const what = said(state.last && state.last.text);
       screen.append(el("section", {}, el("button", {

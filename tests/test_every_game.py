@@ -56,7 +56,7 @@ def seats_offered_a_turn(legal: Any) -> set[str]:
 def test_a_random_game_keeps_the_contract(name: str) -> None:
     rules = get_rules(name)
     assert isinstance(rules, Rules)
-    rules_name, config, choose = DRIVERS[name]
+    _rules_name, config, choose = DRIVERS[name]
     game: Game[Any] = Game(rules, config, seed=11)
     read = state_reader(game.start)
     rng = random.Random(12)

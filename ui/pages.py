@@ -264,8 +264,8 @@ class SavedScreen(Page):
 
 
 class SettingsScreen(Page):
-    """The table's settings, then each game's: a touchscreen module with a ``settings(page)``
-    function returns its rows, made with :meth:`setting` and :meth:`on_off`."""
+    """The table's settings, then each game's: its touchscreen module's ``SetupForm.settings(page)``
+    returns its rows, made with :meth:`setting` and :meth:`on_off`."""
 
     name = "settings"
 
@@ -312,11 +312,11 @@ class SettingsScreen(Page):
                 ),
             )
         )
-        for rules in playable():  # each game's own settings, from its touchscreen module
-            rows = getattr(game_ui(rules), "settings", None)
-            if rows is not None:
+        for rules in playable():  # each game's own settings, from its touchscreen module's setup form
+            rows = game_ui(rules).SetupForm.settings(self)
+            if rows:
                 box.add_widget(self.section(game_name(self, rules)))
-                for row in rows(self):
+                for row in rows:
                     box.add_widget(row)
         box.add_widget(spacer(height=dp(20)))
         return scroll(box, tid="settings.list")

@@ -17,8 +17,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from companion.app.config import Config
 from companion.app.store import Store
 from companion.app.table import Table

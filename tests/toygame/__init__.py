@@ -188,8 +188,6 @@ class ToyRules(Rules[ToyState]):
         return None
 
 
-
-
 class ToySummary:
     """The toy game in words (codes only: its catalogue holds only its screens' words, so these texts are the codes)."""
 

@@ -1,16 +1,29 @@
-"""Every word the touchscreen shows comes from ``ui/messages/`` (or a game's texts) in English
-and German: each ``ui.*`` code the screens use has both, and the two languages list the same codes.
-(No window needed: the sources are read as text.)"""
+"""Every word the touchscreen shows comes from ``ui/messages/`` or, for a game's screens, from the
+game's own texts (its ``ui.<prefix>.*`` codes) in English and German: each ``ui.*`` code the screens
+use has both, none is left unused, and the two languages list the same codes. (No window needed: the
+sources are read as text.)"""
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
 
-from companion.app.i18n import catalogue, package_texts, text
+from companion.app.i18n import LANGUAGES, catalogue, package_texts, text
+from companion.games import entry, game_names
 
 ROOT = Path(__file__).resolve().parents[2]
-TEXTS = package_texts("ui")
+
+
+def touchscreen_texts() -> dict[str, dict[str, str]]:
+    """The ``ui.*`` texts by language: the touchscreen's own and every game's."""
+    merged: dict[str, dict[str, str]] = {lang: {} for lang in LANGUAGES}
+    for package in ("ui", *(entry(game).package for game in game_names())):
+        for lang, texts in package_texts(package).items():
+            merged[lang].update({code: words for code, words in texts.items() if code.startswith("ui.")})
+    return merged
+
+
+TEXTS = touchscreen_texts()
 # "ui.x.y" literals, and the fixed part of f-strings such as f"ui.sy.short.{ticket}"
 CODE = re.compile(r"""["'](ui\.[a-z0-9_.]+?)(\.?\{[^}]*\})?["']""")
 

@@ -168,6 +168,12 @@ class SetupForm(BoxLayout):
         """The game's constants (its ``FACTS``), as for :attr:`TableView.facts`."""
         return facts(self.game) if self.game in game_names() else {}
 
+    @staticmethod
+    def settings(page: Any) -> list[Widget]:
+        """The game's rows on the Settings screen (``page.setting(...)``, ``page.on_off(...)``):
+        the table's remembered defaults for its new-game form. None by default."""
+        return []
+
     def rebuild(self) -> None:
         self.clear_widgets()
         self.build()

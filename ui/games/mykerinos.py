@@ -61,7 +61,7 @@ def rooms_of(layout: str) -> tuple[list[str], list[str]]:
 PREF_LAYOUT, _ = preference("mykerinos", "layout")
 
 
-def settings(page: Any) -> list[Widget]:
+def _settings(page: Any) -> list[Widget]:
     """The Settings screen's rows for Mykerinos (the new-game form's default layout)."""
     layout = Choice(
         [("line4", page.t("ui.settings.myk.line4")), ("ring5", page.t("ui.settings.myk.ring5"))],
@@ -809,6 +809,7 @@ class TableView(base.TableView):
 
 
 class SetupForm(base.SetupForm):
+    settings = staticmethod(_settings)
     game = "mykerinos"
 
     def __init__(self, app: Any, **kwargs: Any) -> None:

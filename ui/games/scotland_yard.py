@@ -56,7 +56,7 @@ PREF_BOBBIES, _ = preference("scotland_yard", "bobbies_keep_game_alive")
 PLAYER = "player"  # the setup's choice "a player is Mister X" (else: the level of the table playing him)
 
 
-def settings(page: Any) -> list[Widget]:
+def _settings(page: Any) -> list[Widget]:
     """The Settings screen's rows for Scotland Yard (the new-game form's defaults)."""
     return [
         page.setting(
@@ -610,6 +610,7 @@ class TableView(base.TableView):
 
 
 class SetupForm(base.SetupForm):
+    settings = staticmethod(_settings)
     game = "scotland_yard"
 
     def __init__(self, app: Any, **kwargs: Any) -> None:

@@ -49,7 +49,7 @@ def start_level_key(players: int) -> str:
     return preference("victorian_masterminds", players=players)[0]
 
 
-def settings(page: Any) -> list[Widget]:
+def _settings(page: Any) -> list[Widget]:
     """The Settings screen's rows for Victorian Masterminds (the new-game form's defaults)."""
     gunner = Choice(
         [(">=", page.t("ui.settings.vm.gunner_ge")), (">", page.t("ui.settings.vm.gunner_gt"))],
@@ -1022,6 +1022,7 @@ class TableView(base.TableView):
 
 
 class SetupForm(base.SetupForm):
+    settings = staticmethod(_settings)
     game = "victorian_masterminds"
 
     def __init__(self, app: Any, **kwargs: Any) -> None:

@@ -1,5 +1,6 @@
-"""Child process for the crash test: plays a driven game into a real SQLite file through the
-table and prints ``ACK <seq>`` after every acknowledged intent, until it is killed."""
+"""Child process for the crash test: plays a driven game (its seed and the driver's given) into a
+real SQLite file through the table and prints ``ACK <seq>`` after every acknowledged intent, then
+``END`` at the game's end, until it is killed."""
 
 from __future__ import annotations
 
@@ -17,11 +18,11 @@ from companion.app.store import Store
 from companion.app.table import Table
 
 
-async def main(path: str, driver: str, driver_seed: int) -> None:
+async def main(path: str, driver: str, game_seed: int, driver_seed: int) -> None:
     rules_name, config, choose = DRIVERS[driver]
     table = Table(Store(path))
     await table.start()
-    await table.new_game(rules_name, config, "crash")
+    await table.new_game(rules_name, config, "crash", seed=game_seed)
     print("READY", flush=True)
     rng = random.Random(driver_seed)
     while table.game is not None and table.game.outcome() is None:
@@ -35,4 +36,4 @@ async def main(path: str, driver: str, driver_seed: int) -> None:
 
 
 if __name__ == "__main__":
-    asyncio.run(main(sys.argv[1], sys.argv[2], int(sys.argv[3])))
+    asyncio.run(main(sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])))

@@ -59,16 +59,6 @@ def victorian_masterminds_choose(game: Game[Any], rng: random.Random) -> Choice:
     return step
 
 
-def hidden_bid_choose(game: Game[Any], rng: random.Random) -> Choice:
-    from companion.games.hidden_bid.rules import Bid, DrawPrizes
-
-    state = game.state
-    if not state.prizes:
-        return DrawPrizes(), TABLE
-    seat = rng.choice(game.rules.acting(state))
-    return Bid(seat, rng.randint(0, state.coins[state.seats.index(seat)])), Audience.of_seat(seat)
-
-
 VM_CONFIG: JSONObject = {
     "players": [
         {"seat": "p1", "colour": "red", "machine": 1},
@@ -83,7 +73,6 @@ DRIVERS: dict[str, tuple[str, JSONObject, Callable[[Game[Any], random.Random], C
     "scotland_yard": ("scotland_yard", {"detectives": ["Ann", "Bob"], "tracker": True}, scotland_yard_choose),
     "toy": ("toy", {"target": 10**9}, toy_choose),
     "mykerinos": ("mykerinos", {"seats": ["blue", "red"], "layout": "line4"}, mykerinos_choose),
-    "hidden_bid": ("hidden_bid", {"players": ["Ann", "Bob", "Cy"]}, hidden_bid_choose),
 }
 
 

@@ -137,11 +137,3 @@ register(
         phone="companion.net:static/games/mykerinos.js",
     )
 )
-register(
-    GameEntry(
-        "hidden_bid",
-        "companion.games.hidden_bid",
-        touchscreen="ui.games.hidden_bid",
-        phone="companion.net:static/games/hidden_bid.js",
-    )
-)

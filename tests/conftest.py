@@ -6,7 +6,7 @@ import zlib
 from pathlib import Path
 
 import pytest
-from hypothesis import settings
+from hypothesis import HealthCheck, settings
 
 HERE = Path(__file__).resolve().parent
 # Shared helpers: tests/ (toy game, drivers), tests/net (real server and phones), tests/browser (Chromium).
@@ -19,8 +19,12 @@ import toygame  # noqa: E402, F401
 
 from companion.app.chance import TEST_SEED_ENV  # noqa: E402
 
-# Property tests repeat exactly: the same examples on every run, no example database between runs.
-settings.register_profile("repeatable", derandomize=True, database=None)
+# Property tests repeat exactly: the same examples on every run, no example database between runs;
+# and no timing checks (a deadline per example, "too slow" data generation), which fail by chance on
+# a loaded machine — speed is the benchmarks' business.
+settings.register_profile(
+    "repeatable", derandomize=True, database=None, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 settings.load_profile("repeatable")
 # A seed for what starts before any test does (a module's server or app process); each test then
 # sets its own (below).

@@ -36,7 +36,9 @@ def stored(store: Store, game: Game[Any]) -> int:
 scripts = st.lists(st.tuples(st.sampled_from(["add", "add", "twice", "undo", "undo"]), st.integers(1, 3)), max_size=60)
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow]
+)
 @given(scripts)
 def test_opened_game_equals_the_played_one(tmp_path: Path, script: list[tuple[str, int]]) -> None:
     game = played(script)

@@ -11,7 +11,7 @@ from playwright.async_api import Browser, Page
 
 from companion.core import TABLE
 
-WAIT = 15_000  # ms; generous, for a loaded test machine
+WAIT = 30_000  # ms; generous, for a loaded test machine
 ANSWERED = (
     "() => { const n = document.querySelector('#notice'); return !n.hidden && !n.textContent.startsWith('Send'); }"
 )

@@ -13,7 +13,7 @@ from harness import rig
 from playwright.async_api import Page
 
 CONFIG = {"mister_x": "Alice", "detectives": ["Bob"]}
-WAIT = 15_000
+WAIT = 30_000
 
 
 async def speaks(page: Page, lang: str, status: str) -> None:

@@ -17,7 +17,7 @@ from typing import Any
 
 from hardware.events import HardwareEvent, ReaderStatus, TagGone, TagSeen
 
-WAIT = 15.0  # generous: a loaded 2-core machine must never fail a test by being slow
+WAIT = 30.0  # generous: a loaded 2-core machine must never fail a test by being slow
 
 
 def wait_until(condition: Callable[[], bool], timeout: float = WAIT, interval: float = 0.01) -> bool:

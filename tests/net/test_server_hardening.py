@@ -94,7 +94,7 @@ def test_a_thousand_failures_neither_break_the_throttle_nor_lock_out_a_valid_lin
 def test_more_waiting_hellos_than_allowed_are_told_busy_at_once(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(server_module, "MAX_DELAY", 5.0)
+    monkeypatch.setattr(server_module, "MAX_DELAY", 30.0)  # a waiting hello's turn: far beyond the wait below
 
     async def scenario() -> None:
         async with rig(tmp_path, "toy", {}) as r:
@@ -107,20 +107,20 @@ def test_more_waiting_hellos_than_allowed_are_told_busy_at_once(
 
             async def first_answer(ws: aiohttp.ClientWebSocketResponse) -> str | None:
                 try:
-                    msg = await asyncio.wait_for(ws.receive(), 2.0)
+                    msg = await asyncio.wait_for(ws.receive(), 10.0)  # "at once", even on a loaded machine
                 except TimeoutError:
                     return None  # waiting for its turn
                 return str(json.loads(msg.data)["code"]) if msg.type.name == "TEXT" else None
 
             answers = await asyncio.gather(*(first_answer(ws) for ws in sockets))
             # The three over the limit are told at once; the others are still waiting for their turn.
-            assert answers.count("link.busy") >= 3 and time.monotonic() - started < 20
+            assert answers.count("link.busy") >= 3 and time.monotonic() - started < 25
             for ws in sockets:
                 await ws.close()
             gone = time.monotonic()
         # The waiting phones left: each gave up its turn at once, so the server stopped without
-        # sitting out their waits (before, 8 turns of 5 s: 40 s).
-        assert time.monotonic() - gone < 4
+        # sitting out their waits (before, 8 turns of 30 s: 4 minutes).
+        assert time.monotonic() - gone < 20
 
     run(scenario())
 

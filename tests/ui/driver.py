@@ -27,6 +27,9 @@ from companion.app.chance import TEST_SEED_ENV
 
 ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOTS = ROOT / "artifacts" / "screenshots"
+# Waits are upper bounds for a loaded machine (two suites at once on two cores): a test never fails
+# by being slow, only by never getting there.
+WAIT = 30.0
 
 
 @contextmanager
@@ -193,7 +196,7 @@ class AppProcess:
     def info(self) -> dict[str, Any]:
         return self.call({"cmd": "info"})
 
-    def tap(self, tid: str, timeout: float = 10.0) -> None:
+    def tap(self, tid: str, timeout: float = WAIT) -> None:
         """Tap a widget; waits (up to ``timeout``) for it to appear first."""
         self.wait(lambda s: tid in s["tids"] and not s["tids"][tid]["disabled"], timeout=timeout, what=f"widget {tid}")
         reply = self.call({"cmd": "tap", "tid": tid})
@@ -201,7 +204,7 @@ class AppProcess:
             raise AssertionError(f"tap {tid}: {reply.get('error')}")
 
     def wait(
-        self, predicate: Callable[[dict[str, Any]], bool], timeout: float = 10.0, what: str = ""
+        self, predicate: Callable[[dict[str, Any]], bool], timeout: float = WAIT, what: str = ""
     ) -> dict[str, Any]:
         deadline = time.monotonic() + timeout
         state = self.state()
@@ -216,13 +219,13 @@ class AppProcess:
             state = self.state()
         return state
 
-    def wait_screen(self, name: str, timeout: float = 10.0) -> dict[str, Any]:
+    def wait_screen(self, name: str, timeout: float = WAIT) -> dict[str, Any]:
         return self.wait(lambda s: s["screen"] == name and not s["dialog"], timeout, what=f"screen {name}")
 
-    def wait_text(self, fragment: str, timeout: float = 10.0) -> dict[str, Any]:
+    def wait_text(self, fragment: str, timeout: float = WAIT) -> dict[str, Any]:
         return self.wait(lambda s: any(fragment in t for t in s["texts"]), timeout, what=f"text {fragment!r}")
 
-    def wait_seq(self, seq: int, timeout: float = 10.0) -> dict[str, Any]:
+    def wait_seq(self, seq: int, timeout: float = WAIT) -> dict[str, Any]:
         return self.wait(lambda s: s["seq"] >= seq, timeout, what=f"seq {seq}")
 
     def screenshot(self, name: str) -> Path:

@@ -62,7 +62,7 @@ class SyncPhone:
         self.phone: Any = None
         self.session: aiohttp.ClientSession | None = None
 
-    def _run(self, coro: Any, timeout: float = 20.0) -> Any:
+    def _run(self, coro: Any, timeout: float = 40.0) -> Any:
         return asyncio.run_coroutine_threadsafe(coro, self.loop).result(timeout)
 
     def connect(self) -> dict[str, Any]:
@@ -80,7 +80,7 @@ class SyncPhone:
 
         return self._run(go())  # type: ignore[no-any-return]
 
-    def state(self, seq: int | None = None, timeout: float = 10.0) -> dict[str, Any]:
+    def state(self, seq: int | None = None, timeout: float = 30.0) -> dict[str, Any]:
         """The newest state, after reading until one with at least ``seq`` arrived."""
 
         async def go() -> dict[str, Any]:
@@ -105,7 +105,7 @@ class SyncPhone:
         states = [m for m in states if m.get("type") == "state"]
         return states[-1] if states else None
 
-    def until_error(self, timeout: float = 10.0) -> str:
+    def until_error(self, timeout: float = 30.0) -> str:
         """The code of the next error message (e.g. the table released this seat)."""
 
         async def go() -> str:
@@ -114,7 +114,7 @@ class SyncPhone:
 
         return self._run(go(), timeout + 5)  # type: ignore[no-any-return]
 
-    def until_type(self, kind: str, timeout: float = 10.0) -> dict[str, Any]:
+    def until_type(self, kind: str, timeout: float = 30.0) -> dict[str, Any]:
         """The next message of type ``kind`` (e.g. ``language``: the table switched language)."""
 
         async def go() -> dict[str, Any]:

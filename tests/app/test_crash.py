@@ -23,23 +23,23 @@ CHILD = Path(__file__).with_name("crash_child.py")
 RUNS = int(os.environ.get("COMPANION_CRASH_RUNS", "20"))
 
 
-LONGEST = 400  # events: a game is played this far at most (the crash child stops at the game's end)
+LONGEST = 400  # events: the kills land in the first 400 events of a game (or at its end)
 
 
 def run_and_kill(db: Path, driver: str, game_seed: int, driver_seed: int, kill_at: int, linger: float) -> int:
-    """Start the child, let it play until it has acknowledged the action that reaches event
-    ``kill_at`` (0: as soon as it is ready), wait ``linger`` seconds more (so the kill also lands
-    while the next action is being written), SIGKILL it; return the last acknowledged seq it printed.
-    Where the kill lands is chosen by the test, not by how fast the machine is."""
+    """Start the child, which plays until its log reaches ``kill_at`` (0: at once), says ``ARMED``
+    and plays one action more; SIGKILL it ``linger`` seconds after ``ARMED`` (0: most often while
+    that action is being written); return the last acknowledged seq it printed. Where the kill
+    lands is chosen by the test, not by how fast the machine is."""
     proc = subprocess.Popen(
-        [sys.executable, str(CHILD), str(db), driver, str(game_seed), str(driver_seed)],
+        [sys.executable, str(CHILD), str(db), driver, str(game_seed), str(driver_seed), str(kill_at)],
         stdout=subprocess.PIPE,
         text=True,
         bufsize=1,
     )
     assert proc.stdout is not None
     last_ack = 0
-    ready = ended = False
+    ready = False
     try:
         deadline = time.monotonic() + 120  # a loaded machine: generous, never part of the result
         while time.monotonic() < deadline:
@@ -52,8 +52,7 @@ def run_and_kill(db: Path, driver: str, game_seed: int, driver_seed: int, kill_a
             ready = ready or line.startswith("READY")
             if line.startswith("ACK "):
                 last_ack = int(line.split()[1])
-            ended = line.startswith("END")
-            if ready and (last_ack >= kill_at or ended):
+            if line.startswith(("ARMED", "END")):
                 break
         time.sleep(linger)
     finally:
@@ -77,8 +76,9 @@ def test_sigkill_at_random_points_loses_nothing_acknowledged(tmp_path: Path, dri
     for run in range(RUNS):
         db = tmp_path / f"crash-{run}.sqlite3"
         game_seed, driver_seed = rng.randrange(1 << 62), rng.randrange(1 << 30)
-        whole = reference_run(rules_name, config, game_seed, driver_seed, past_seq=LONGEST)
-        kill_at = rng.randrange(whole.seq + 1)  # any point of the game, its end included
+        # The game as it goes on, a little past the latest kill point (the child plays one action on).
+        whole = reference_run(rules_name, config, game_seed, driver_seed, past_seq=LONGEST + 60)
+        kill_at = rng.randrange(min(whole.seq, LONGEST) + 1)  # any point, the game's end included
         last_ack = run_and_kill(db, driver, game_seed, driver_seed, kill_at, rng.choice((0.0, 0.0, 0.002, 0.01)))
 
         with Store(db) as store:

@@ -121,7 +121,7 @@ class AppProcess:
         env.update(self.extra_env)
         return env
 
-    def start(self, timeout: float = 40.0) -> None:
+    def start(self, timeout: float = 2 * WAIT) -> None:
         if self.socket_path.exists():
             self.socket_path.unlink()
         log = self.log_path.open("ab")
@@ -144,7 +144,7 @@ class AppProcess:
                     conn.connect(str(self.socket_path))
                     self.conn = conn
                     self.buffer = b""
-                    self.wait(lambda s: s["screen"] in ("start", "game", "end", "seats"), timeout=20)
+                    self.wait(lambda s: s["screen"] in ("start", "game", "end", "seats"), timeout=WAIT)
                     return
                 except OSError:
                     time.sleep(0.1)
@@ -177,7 +177,7 @@ class AppProcess:
                 self.proc.wait()
 
     # -- the control socket -----------------------------------------------------------------------
-    def call(self, request: dict[str, Any], timeout: float = 20.0) -> dict[str, Any]:
+    def call(self, request: dict[str, Any], timeout: float = 2 * WAIT) -> dict[str, Any]:
         assert self.conn is not None, "the app is not running"
         self.conn.settimeout(timeout)
         self.conn.sendall(json.dumps(request).encode() + b"\n")

@@ -207,6 +207,7 @@ def _load(config: Config, given: int | None) -> tuple[int, str, Game[Any]]:
 
 def cmd_show(args: argparse.Namespace, config: Config) -> int:
     from companion.app import readable
+    from companion.app.history import heading
 
     game_id, title, game = _load(config, args.game)
     audience = Audience.parse(args.audience)
@@ -222,10 +223,9 @@ def cmd_show(args: argparse.Namespace, config: Config) -> int:
             args,
             "cli.show.header",
             id=game_id,
-            title=title,
-            game=readable.phrase(f"{summary.prefix}.sum.game", {}, args.language),
+            heading=heading(readable.phrase(f"{summary.prefix}.sum.game", {}, args.language), title),
             seq=game.seq,
-            audience=audience.label(),
+            audience=_audience_words(args, audience, game.rules.name, view),
         )
     )
     print(readable.lines(summary.overview(view), args.language))
@@ -236,6 +236,19 @@ def cmd_show(args: argparse.Namespace, config: Config) -> int:
         if snapshot["can_undo"]:
             print(_say(args, "cli.show.can_undo"))
     return 0
+
+
+def _audience_words(args: argparse.Namespace, audience: Audience, rules: str, view: JSONObject) -> str:
+    """Whose screen it is, in words: "the table", "Dora (d1)", "debug"."""
+    from companion.app.names import seat_names
+    from companion.app.readable import param
+
+    if audience.is_table:
+        return _say(args, "cli.show.as_table")
+    if audience.seat is None:
+        return _say(args, "cli.show.as_debug")
+    name = seat_names(rules, view).get(audience.seat)
+    return f"{param(name, args.language)} ({audience.seat})" if name else audience.seat
 
 
 def cmd_legal(args: argparse.Namespace, config: Config) -> int:
@@ -374,8 +387,7 @@ def cmd_history(args: argparse.Namespace, config: Config) -> int:
                 id=play.game_id,
                 when=local_time(play.started),
                 minutes=play.minutes,
-                game=play.game,
-                title=play.title,
+                heading=play.heading,
                 how=play.how,
                 players=", ".join(people),
             )

@@ -54,7 +54,7 @@ def test_a_short_game_in_words(capsys: pytest.CaptureFixture[str], tmp_path: Pat
     assert out.startswith("Game 1 started")
     out = ok(capsys, tmp_path, "show", "--as", "table")
     lines = out.splitlines()
-    assert lines[0] == "Game 1 · Friday · Scotland Yard · step 0 · seen as table"
+    assert lines[0] == "Game 1 · Scotland Yard · Friday · step 0 · seen as the table"
     assert "the start stations are not set yet" in lines[1]
     assert any(line.startswith("Dora (Detective 1): D1 (not placed), D2 (not placed)") for line in lines)
     out = ok(capsys, tmp_path, "legal", "--as", "table")

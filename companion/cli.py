@@ -27,10 +27,11 @@ import argparse
 import asyncio
 import datetime
 import importlib
+import itertools
 import json
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -45,7 +46,7 @@ from companion.core.errors import CompanionError, MalformedInput
 from companion.core.events import Undo
 from companion.core.game import Game, intent_codec
 from companion.core.jsonvalue import JSON, JSONObject, loads
-from companion.games import game_names, get_rules, get_summary
+from companion.games import game_names, get_summary
 
 # Each command imports what only it needs, so `companion run` starts with less.
 T = TypeVar("T")
@@ -160,7 +161,14 @@ def cmd_new(args: argparse.Namespace, config: Config) -> int:
     from companion.app import readable
 
     rules_name = args.game
-    get_rules(rules_name)  # an unknown game is refused before anything else
+    if rules_name not in game_names():  # refused before anything else, with the games there are
+        raise CompanionError(
+            "cli.unknown_game",
+            f"unknown game {rules_name!r}",
+            game=rules_name[:40],
+            games=", ".join(game_names()),
+            **readable.close_to(rules_name, game_names()),
+        )
     summary = get_summary(rules_name)
     setup: JSONObject = {}
     if args.setup is not None:
@@ -197,6 +205,23 @@ def _quoted(value: str) -> str:
 
 
 # -- one screen in words --------------------------------------------------------------------------------
+def _seat_of(game: Game[Any], audience: Audience) -> Audience:
+    """``audience`` when the game has it: the table, debug, or one of its seats; a seat it has not
+    (``--as d9``) is refused naming the seats it has, before the rules see it."""
+    from companion.app.readable import close_to
+
+    seats = list(game.rules.seats(game.state))
+    if audience.seat is not None and audience.seat not in seats:
+        raise CompanionError(
+            "cli.no_such_seat",
+            f"no seat {audience.seat!r}",
+            seat=audience.seat[:40],
+            seats=", ".join(seats),
+            **close_to(audience.seat, [*seats, "table"]),
+        )
+    return audience
+
+
 def _load(config: Config, given: int | None) -> tuple[int, str, Game[Any]]:
     from companion.app.savedgame import load_game
 
@@ -207,9 +232,10 @@ def _load(config: Config, given: int | None) -> tuple[int, str, Game[Any]]:
 
 def cmd_show(args: argparse.Namespace, config: Config) -> int:
     from companion.app import readable
+    from companion.app.history import heading
 
     game_id, title, game = _load(config, args.game)
-    audience = Audience.parse(args.audience)
+    audience = _seat_of(game, Audience.parse(args.audience))
     snapshot = game.snapshot(audience)
     if args.json:
         _print_json(snapshot)
@@ -222,10 +248,9 @@ def cmd_show(args: argparse.Namespace, config: Config) -> int:
             args,
             "cli.show.header",
             id=game_id,
-            title=title,
-            game=readable.phrase(f"{summary.prefix}.sum.game", {}, args.language),
+            heading=heading(readable.phrase(f"{summary.prefix}.sum.game", {}, args.language), title),
             seq=game.seq,
-            audience=audience.label(),
+            audience=_audience_words(args, audience, game.rules.name, view),
         )
     )
     print(readable.lines(summary.overview(view), args.language))
@@ -238,11 +263,24 @@ def cmd_show(args: argparse.Namespace, config: Config) -> int:
     return 0
 
 
+def _audience_words(args: argparse.Namespace, audience: Audience, rules: str, view: JSONObject) -> str:
+    """Whose screen it is, in words: "the table", "Dora (d1)", "debug"."""
+    from companion.app.names import seat_names
+    from companion.app.readable import param
+
+    if audience.is_table:
+        return _say(args, "cli.show.as_table")
+    if audience.seat is None:
+        return _say(args, "cli.show.as_debug")
+    name = seat_names(rules, view).get(audience.seat)
+    return f"{param(name, args.language)} ({audience.seat})" if name else audience.seat
+
+
 def cmd_legal(args: argparse.Namespace, config: Config) -> int:
     from companion.app import readable
 
     game_id, _title, game = _load(config, args.game)
-    actor = Audience.parse(args.actor)
+    actor = _seat_of(game, Audience.parse(args.actor))
     legal = game.rules.legal(game.state, actor)
     if args.json:
         _print_json({"game_id": game_id, "seq": game.seq, "legal": legal, "can_undo": game.can_undo(actor)})
@@ -286,6 +324,8 @@ def _submit(args: argparse.Namespace, config: Config, intent_json: JSONObject | 
     from companion.app import readable
 
     actor = Audience.parse(args.actor)
+    if actor.seat is not None:  # a seat the game has (the running app's game: the same saved game)
+        _seat_of(_load(config, args.game)[2], actor)
 
     async def work(table: Table) -> Ack:
         if args.game is not None and (table.current is None or table.current.header.id != args.game):
@@ -374,8 +414,7 @@ def cmd_history(args: argparse.Namespace, config: Config) -> int:
                 id=play.game_id,
                 when=local_time(play.started),
                 minutes=play.minutes,
-                game=play.game,
-                title=play.title,
+                heading=play.heading,
                 how=play.how,
                 players=", ".join(people),
             )
@@ -399,7 +438,7 @@ def cmd_open(args: argparse.Namespace, config: Config) -> int:
 
 def cmd_delete(args: argparse.Namespace, config: Config) -> int:
     if not args.yes:
-        print(_say(args, "cli.delete.confirm"))
+        print(_say(args, "cli.delete.confirm"), file=sys.stderr)
         return 2
 
     def offline() -> None:
@@ -482,7 +521,27 @@ def _listen(args: argparse.Namespace, config: Config) -> Config:
     return Config(**{**config.__dict__, **changes}) if changes else config
 
 
+def has_screen(env: Mapping[str, str], drm: Path = Path("/sys/class/drm")) -> bool:
+    """Can the touchscreen app be seen here? Yes with a desktop's display (``DISPLAY``,
+    ``WAYLAND_DISPLAY``), with a video driver chosen for SDL (``SDL_VIDEODRIVER``: the Lite service's
+    ``kmsdrm``, a test's ``offscreen``), or with a screen connected to a KMS/DRM output (a Pi Lite's
+    console with the official display or HDMI: SDL draws there by itself). Over SSH to a Pi with no
+    screen, or to a server: no."""
+    if any(env.get(name) for name in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER")):
+        return True
+    for status in drm.glob("card*-*/status"):
+        try:
+            if status.read_text().strip() == "connected":
+                return True
+        except OSError:
+            continue
+    return False
+
+
 def cmd_run(args: argparse.Namespace, config: Config) -> int:
+    if not has_screen(os.environ):  # before the app takes the data's lock and the phones' port
+        WriterLock(config.data_dir).acquire("run").release()  # a running table is said first (the service)
+        raise CompanionError("cli.no_display", "no display: use companion serve")
     try:
         app = importlib.import_module("ui.app")
     except ImportError as exc:
@@ -512,19 +571,51 @@ class _Version(argparse.Action):
         parser.exit()
 
 
-def _runs_the_app(argv: Sequence[str]) -> bool:
-    """Does this command line start the touchscreen app (``run``, or no command)? Then only the
-    options it can have are set up: the other commands' parsers load their parts (hardware...)."""
-    takes_value = {"--config", "--data-dir", "--lang"}
+_TAKES_VALUE = ("--config", "--data-dir", "--lang")
+
+
+def _command_word(argv: Sequence[str]) -> str | None:
+    """The command a command line names (its first word that is no option), ``None`` for none, and
+    ``"-h"`` when it asks for help or the version first."""
     words = iter(argv)
     for word in words:
         if word in ("-h", "--help", "--version"):
-            return False
-        if word in takes_value:
+            return "-h"
+        if word in _TAKES_VALUE:
             next(words, None)
         elif not word.startswith("-"):
-            return word == "run"
-    return True
+            return word
+    return None
+
+
+def _runs_the_app(argv: Sequence[str]) -> bool:
+    """Does this command line start the touchscreen app (``run``, or no command)? Then only the
+    options it can have are set up: the other commands' parsers load their parts (hardware...)."""
+    return _command_word(argv) in (None, "run")
+
+
+def _unknown_command(parser: argparse.ArgumentParser, argv: Sequence[str]) -> CompanionError | None:
+    """A command line naming no command there is ("companion shwo"): the refusal, with "did you
+    mean show?" (argparse's own message lists every command, in English only)."""
+    from companion.app.readable import close_to
+
+    word = _command_word(argv)
+    commands = next((a.choices for a in parser._actions if isinstance(a, argparse._SubParsersAction)), None)
+    if word is None or word == "-h" or not isinstance(commands, dict) or word in commands:
+        return None
+    return CompanionError("cli.unknown_command", f"no command {word!r}", command=word[:40], **close_to(word, commands))
+
+
+def _early_language(argv: Sequence[str]) -> str:
+    """The language of a refusal made before the command line is read: ``--lang``, else the
+    configuration's (``--config``), else English."""
+    given = dict(itertools.pairwise(argv))
+    if given.get("--lang") in LANGUAGES:
+        return given["--lang"]
+    try:
+        return load_config(given.get("--config")).language
+    except (CompanionError, OSError):
+        return "en"
 
 
 def build_parser(just_run: bool = False) -> argparse.ArgumentParser:
@@ -626,7 +717,13 @@ def build_parser(just_run: bool = False) -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     given = sys.argv[1:] if argv is None else list(argv)
-    args = build_parser(just_run=_runs_the_app(given)).parse_args(given)  # (the parser goes: `run` lives on)
+    parser = build_parser(just_run=_runs_the_app(given))
+    unknown = _unknown_command(parser, given)
+    if unknown is not None:
+        print(f"companion: {error_text(unknown, _early_language(given))} [{unknown.code}]", file=sys.stderr)
+        return 2
+    args = parser.parse_args(given)
+    del parser  # (the parser goes: `run` lives on)
     lang = args.lang or "en"
     try:
         config = load_config(args.config)

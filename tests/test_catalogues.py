@@ -136,6 +136,45 @@ def test_french_and_spanish_punctuation() -> None:
     assert problems == []
 
 
+# (language, package or None for every package, a word that must not appear, why) — the choices of
+# docs/translations.md, read by native speakers: each was once in the catalogues.
+SHUNNED = (
+    ("fr", None, r"[Dd]éfai[rt]|défaite", "French undo is « Annuler » (« a été annulée »)"),
+    ("fr", None, r"[Cc]arnet de route", "the French editions' travel log is the « tableau de parcours »"),
+    ("es", None, r"[Rr]egistro de viaje", "the Spanish travel log is the « bloc de movimiento »"),
+    ("es", "companion.games.mykerinos", r"\b[Pp]atr[oó]n(es)?\b", "a Mykerinos patron is a « mecenas »"),
+    ("fr", None, r"vue de table|écran de table", "« la table »: « vue de la table », « l'écran de la table »"),
+    ("es", None, r"vista de table|pantalla de mesa", "« la mesa »: « la pantalla de la mesa »"),
+    ("fr", None, r"est allée? en|celui que c'est", "a move is said as French says it"),
+    ("es", None, r"\bfue en\b", "a move is said as Spanish says it"),
+    (
+        "en",
+        "companion.games.victorian_masterminds",
+        r"\ba \{|\ba Engineer",
+        "English: « the Engineer », never « a Engineer »",
+    ),
+)
+
+
+@pytest.mark.parametrize("lang, package, word, why", SHUNNED, ids=[f"{s[0]}:{s[2]}" for s in SHUNNED])
+def test_words_the_translations_chose_against_stay_out(lang: str, package: str | None, word: str, why: str) -> None:
+    found = [
+        f"{p} {code}: {text!r}"
+        for p in PACKAGES
+        if package in (None, p)
+        for code, text in texts_of(p).get(lang, {}).items()
+        if re.search(word, re.sub(r"\{[a-z_0-9]+", "{", text))  # the words, not the parameters' names
+    ]
+    assert found == [], why
+
+
+def test_the_travel_log_and_the_stack_height_have_their_chosen_names() -> None:
+    sy = texts_of("companion.games.scotland_yard")
+    assert (sy["fr"]["phone.sy.log"], sy["es"]["phone.sy.log"]) == ("Tableau de parcours", "Bloc de movimiento")
+    assert texts_of("companion.games.victorian_masterminds")["fr"]["phone.vm.height_short"] == "Hauteur"
+    assert texts_of("ui")["fr"]["ui.undo"] == "Annuler"
+
+
 def test_no_text_shows_a_message_code() -> None:
     """A player never reads an intent's or a text's code ("the table sends vm.start" was shown on
     the host page and by the command line as a game's status)."""

@@ -54,7 +54,7 @@ def test_a_short_game_in_words(capsys: pytest.CaptureFixture[str], tmp_path: Pat
     assert out.startswith("Game 1 started")
     out = ok(capsys, tmp_path, "show", "--as", "table")
     lines = out.splitlines()
-    assert lines[0] == "Game 1 · Friday · Scotland Yard · step 0 · seen as table"
+    assert lines[0] == "Game 1 · Scotland Yard · Friday · step 0 · seen as the table"
     assert "the start stations are not set yet" in lines[1]
     assert any(line.startswith("Dora (Detective 1): D1 (not placed), D2 (not placed)") for line in lines)
     out = ok(capsys, tmp_path, "legal", "--as", "table")
@@ -168,3 +168,84 @@ def test_serve_listens_where_it_is_told(tmp_path: Path) -> None:
         out, _ = proc.communicate(timeout=30)
     assert f":{port}" in out
     assert proc.returncode == 0
+
+
+def quiet_env(data: Path) -> dict[str, str]:
+    """The environment of a command typed over SSH to a machine with no screen (the seed stays)."""
+    drop = ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER")
+    return {**{k: v for k, v in os.environ.items() if k not in drop}, "COMPANION_DATA_DIR": str(data)}
+
+
+def test_plain_companion_with_no_screen_says_so_and_holds_nothing(tmp_path: Path) -> None:
+    """`companion` over SSH to a Pi with no screen ran the touchscreen app unseen for 40 s, holding
+    the phones' port and the data lock. It says there is no screen and points to `companion serve`,
+    on stderr, with exit code 2; the port and the saved games are free at once."""
+    port = free_port()
+    config = tmp_path / "companion.toml"
+    config.write_text(f'[server]\nhost = "127.0.0.1"\nport = {port}\n')
+    env = quiet_env(tmp_path / "data")
+    for command in ([], ["run"], ["--lang", "fr"]):
+        done = subprocess.run(
+            [*COMPANION, "--config", str(config), *command], env=env, capture_output=True, text=True, timeout=120
+        )
+        assert (done.returncode, done.stdout) == (2, ""), done
+        assert "companion serve" in done.stderr and "[cli.no_display]" in done.stderr, done.stderr
+    assert "Il n'y a pas d'écran ici" in done.stderr
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", port))  # nobody took the phones' port
+    made = subprocess.run(
+        [*COMPANION, "--config", str(config), "new", "mykerinos", "seats=blue,red", "--json"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert json.loads(made.stdout) == {"game_id": 1, "through_app": False}  # the saved games were free
+
+
+def test_a_screen_is_a_desktop_a_chosen_video_driver_or_a_connected_kms_output(tmp_path: Path) -> None:
+    """How `companion` tells a screen (decided in companion/cli.py, see deploy/README.md): a Pi Lite's
+    console with the official display runs Kivy on KMS/DRM with no DISPLAY; its connector says
+    "connected" in sysfs (here a copy of that tree's shape)."""
+    from companion.cli import has_screen
+
+    drm = tmp_path / "drm"
+    assert not has_screen({}, drm)  # no DRM at all: a server, a container
+    (drm / "card1-HDMI-A-1").mkdir(parents=True)
+    (drm / "card1-HDMI-A-1" / "status").write_text("disconnected\n")
+    (drm / "card1").mkdir()  # the card itself has no status
+    assert not has_screen({}, drm)  # a headless Pi
+    assert has_screen({"DISPLAY": ":0"}, drm) and has_screen({"WAYLAND_DISPLAY": "wayland-0"}, drm)
+    assert has_screen({"SDL_VIDEODRIVER": "kmsdrm"}, drm)  # the Lite service says so itself
+    (drm / "card1-DSI-1").mkdir()
+    (drm / "card1-DSI-1" / "status").write_text("connected\n")
+    assert has_screen({}, drm)  # the official 7" display on the Pi's console
+
+
+def test_mistakes_get_a_did_you_mean_on_stderr(tmp_path: Path) -> None:
+    """A mistyped command, game, setup key, action or key gets "did you mean …?"; an unknown game
+    lists the games; `--as d9` says the game has no such seat (not "Only the touchscreen can do
+    this"); every refusal goes to stderr with exit code 2, nothing to stdout."""
+    env = quiet_env(tmp_path)
+
+    def refused(*args: str) -> str:
+        done = subprocess.run([*COMPANION, "--lang", "en", *args], env=env, capture_output=True, text=True, timeout=120)
+        assert (done.returncode, done.stdout) == (2, ""), done
+        return done.stderr
+
+    assert "There is no command shwo — did you mean show?" in refused("shwo", "--as", "table")
+    err = refused("new", "scotlandyard")
+    assert "did you mean scotland_yard?" in err and "scotland_yard, victorian_masterminds, mykerinos" in err
+    assert "did you mean detectives?" in refused("new", "scotland_yard", "detective=Dora")
+    subprocess.run(
+        [*COMPANION, "new", "scotland_yard", "detectives=Dora,Emil"], env=env, check=True, capture_output=True
+    )
+    assert "did you mean sy.x_move" in refused("do", "sy.x_mvoe", "ticket=taxi", "station=1", "--as", "mrx")
+    assert "did you mean ticket?" in refused("do", "sy.x_move", "tiket=taxi", "station=1", "--as", "mrx")
+    for command in (["show"], ["legal"], ["undo"], ["do", "sy.draw_start"]):
+        err = refused(*command, "--as", "d9")
+        assert "This game has no seat d9. Its seats: mrx, d1, d2; or table." in err and "[cli.no_such_seat]" in err
+        assert "touchscreen" not in err
+    assert "repeat with --yes" in refused("delete", "1")
+    done = subprocess.run([*COMPANION, "--lang", "fr", "hisotry"], env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2 and "vouliez-vous dire history\u00a0?" in done.stderr, done

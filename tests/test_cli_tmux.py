@@ -109,6 +109,11 @@ def test_a_short_game_typed_into_a_terminal(tmp_path: Path) -> None:
     }
     term = Terminal(env)
     try:
+        # Plain `companion` over SSH to a machine with no screen: it says so at once, holding nothing.
+        out = term.run("env -u DISPLAY -u WAYLAND_DISPLAY -u SDL_VIDEODRIVER companion")
+        assert "There is no screen here" in out and "companion serve" in out and "[cli.no_display]" in out
+        out = term.run("companion shwo --as table")
+        assert out.startswith("companion: There is no command shwo — did you mean show?"), out
         out = term.run("companion new scotland_yard")
         assert "detectives missing" in out and "detectives=Dora,Emil" in out
         out = term.run("companion new scotland_yard mister_x=Xavier detectives=Dora --title Friday")

@@ -30,7 +30,7 @@ if TYPE_CHECKING:  # loaded when first used: the start screen needs none of them
     from companion.app.roomcodes import RoomCodes
 
 log = logging.getLogger(__name__)
-UI_TEXTS = ("ui",)
+UI_TEXTS = ("ui", "hardware")  # the touchscreen's own, and the words of the box's buttons and readers
 
 # The table's own preference key (each game's are in its package: ``companion.games.preferences``).
 __all__ = ["PREF_LANGUAGE", "Controller", "Phones"]

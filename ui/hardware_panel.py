@@ -34,6 +34,12 @@ def press_button(app: Any, name: str, hold: bool = False) -> None:
     Clock.schedule_once(lambda _dt: hw.release(name), (hold_ms + 250) / 1000 if hold else 0.12)
 
 
+def name_and_role(name: str, role: str) -> str:
+    """A button's name and its role as the configuration gives them, once when they are the same
+    (a name defaults to the role: "undo", not "undo · undo")."""
+    return name if name == role else f"{name} · {role}"
+
+
 def hardware_panel(app: Any) -> Widget:
     ctl = app.ctl
     t = ctl.t
@@ -52,14 +58,17 @@ def hardware_panel(app: Any) -> Widget:
         return box
     hw = inputs.hardware
     router = inputs.router
-    box.add_widget(Lbl(t("ui.hw.mode", mode=hw.mode), bold=True, size_hint_y=None, height=dp(28), tid="hw.mode"))
+    mode = t(f"ui.hw.mode.{hw.mode}")
+    box.add_widget(Lbl(t("ui.hw.mode", mode=mode), bold=True, size_hint_y=None, height=dp(28), tid="hw.mode"))
     states = hw.buttons.states() if hw.buttons is not None else []
     if not states and not hw.readers:
         box.add_widget(Lbl(t("ui.hw.none"), colour=theme.MUTED, wrap=True))
     simulated = hw.simulated_pins
     for state in states:
         row = hbox(
-            Lbl(f"{state.name} · {state.role} · GPIO{state.pin}", one_line=True), size_hint_y=None, height=theme.TOUCH
+            Lbl(f"{name_and_role(state.name, state.role)} · GPIO{state.pin}", one_line=True),
+            size_hint_y=None,
+            height=theme.TOUCH,
         )
         if simulated:
             row.add_widget(
@@ -87,7 +96,7 @@ def hardware_panel(app: Any) -> Widget:
         seen = f" · {info.last_uid}" if info.last_uid else ""
         box.add_widget(
             Lbl(
-                f"{name} · {info.type} · {info.port} · {info.status}{seen}",
+                f"{name} · {info.type} · {info.port} · {t(f'hardware.reader.{info.status}')}{seen}",
                 one_line=True,
                 size_hint_y=None,
                 height=dp(26),

@@ -80,7 +80,7 @@ class HistoryScreen(Page):
             rows.add_widget(Lbl(self.t("ui.history.none"), colour=theme.MUTED, wrap=True))
         for play in self.plays:
             info = vbox(
-                Lbl(f"{play.game} · {play.title}", bold=True, one_line=True),
+                Lbl(play.heading, bold=True, one_line=True),
                 Lbl(
                     self.t("ui.history.line", when=local_time(play.started), minutes=play.minutes, how=play.how),
                     colour=theme.MUTED,

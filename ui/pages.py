@@ -14,6 +14,7 @@ from kivy.uix.gridlayout import GridLayout
 from kivy.uix.widget import Widget
 
 from companion.app.i18n import LANGUAGES, language_name
+from companion.app.seats import TABLE_SEAT
 from companion.app.store import GameHeader
 from companion.core.jsonvalue import JSON
 from ui import theme
@@ -215,7 +216,9 @@ class SavedScreen(Page):
             info = vbox(
                 Lbl(f"{h.title}{marker}", bold=True, one_line=True),
                 Lbl(
-                    self.t("ui.saved.detail", game=game_name(self, h.rules), status=status, moves=h.events, when=when),
+                    self.t(
+                        "ui.saved.detail", game=game_name(self, h.rules), status=status, actions=h.actions, when=when
+                    ),
                     colour=theme.MUTED,
                     size=theme.FONT_SMALL,
                     one_line=True,
@@ -353,28 +356,38 @@ class DiagnosticsScreen(Page):
 
         ctl = self.ctl
         phones = ctl.phones
-        connected = ", ".join(sorted(ctl.connected())) or "–"
+        view = self.app.pages["game"].view  # the open game's: its seats by name ("Blue", "Dora"), never "blue"
+
+        def seat(seat_id: str) -> str:
+            if seat_id == TABLE_SEAT:
+                return self.t("ui.diag.table_screen")
+            return view.seat_label(seat_id) if view is not None else seat_id
+
+        connected = ", ".join(sorted(seat(s) for s in ctl.connected())) or "–"
         rows = [
-            (self.t("ui.diag.phones"), f"http://{phones.address}:{phones.port}" if phones.port else "–"),
-            (self.t("ui.diag.phone_problem"), phones.problem or "–"),
-            (self.t("ui.diag.connected"), connected),
-            (self.t("ui.diag.data"), str(ctl.config.store_path)),
+            ("phones", self.t("ui.diag.phones"), f"http://{phones.address}:{phones.port}" if phones.port else "–"),
+            ("phone_problem", self.t("ui.diag.phone_problem"), phones.problem or "–"),
+            ("connected", self.t("ui.diag.connected"), connected),
+            ("data", self.t("ui.diag.data"), str(ctl.config.store_path)),
             (
+                "screen",
                 self.t("ui.diag.screen"),
                 f"{Window.width}×{Window.height}"
-                f" · {'fullscreen' if self.app.fullscreen else 'window'} · Pi: {self.app.on_pi}",
+                f" · {self.t('ui.diag.fullscreen' if self.app.fullscreen else 'ui.diag.window')}"
+                f" · {self.t('ui.diag.on_pi' if self.app.on_pi else 'ui.diag.not_pi')}",
             ),
             (
+                "versions",
                 self.t("ui.diag.versions"),
                 f"Python {sys.version.split()[0]} · Kivy {kivy.__version__} · {platform.machine()}",
             ),
         ]
         box = fit_height(vbox(spacing=dp(4), padding=(dp(4), dp(4), dp(14), dp(4))))
         box.add_widget(hardware_panel(self.app))
-        for label, value in rows:
+        for key, label, value in rows:
             row = hbox(
                 Lbl(label, colour=theme.MUTED, size_hint_x=0.32, wrap=True),
-                Lbl(value, wrap=True, size_hint_x=0.68),
+                Lbl(value, wrap=True, size_hint_x=0.68, tid=f"diag.{key}"),
                 size_hint_y=None,
                 padding=(0, dp(6)),
             )

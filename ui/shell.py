@@ -315,7 +315,7 @@ class CompanionApp(App):
         confirm(
             question,
             self.ctl.t("ui.undo.yes"),
-            self.ctl.t("ui.cancel"),
+            self.ctl.t("ui.undo.no"),
             lambda: self.submit({"kind": "core.undo"}, seq, done, game_id),
             danger=True,
         )

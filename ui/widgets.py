@@ -140,7 +140,10 @@ class Lbl(Label):
 
 
 class Btn(Button):
-    """A flat button at least :data:`theme.TOUCH` high whose text wraps inside it."""
+    """A flat button at least :data:`theme.TOUCH` high whose text wraps inside it, between words: a
+    word wider than the button is never cut anywhere (Kivy would show "Haut-fourn" / "eau") — a
+    compound word breaks after its hyphen ("Haut-" / "fourneau"), and a word still too wide makes the
+    font smaller, to three quarters of its size at most."""
 
     tid = StringProperty("")
 
@@ -178,9 +181,28 @@ class Btn(Button):
         if width is not None:
             self.size_hint_x = None
             self.width = max(width, theme.TOUCH_SMALL)
-        self.bind(size=lambda *_: setattr(self, "text_size", (max(1.0, self.width - dp(10)), None)))
+        self._words, self._font = text, size
+        self.bind(size=lambda *_: self._wrap())
         self._normal = theme.ACCENT if selected else colour
         self.bind(state=self._show_state, disabled=self._show_state)
+
+    def _wrap(self) -> None:
+        room = max(1.0, self.width - dp(10))
+        self.text_size = (room, None)
+        core = self._label
+        if core is None or self.markup or not self._words.strip():
+            return
+
+        def widest(text: str, size: float) -> float:
+            probe = type(core)(**{**core.options, "font_size": size})
+            return max((probe.get_extents(word)[0] for word in text.split()), default=0.0)
+
+        words = self._words.split(" ")  # break after the hyphens of the words that do not fit
+        text = " ".join(re.sub(r"(?<=\w)-(?=\w)", "-\n", w) if widest(w, self._font) > room else w for w in words)
+        size = self._font
+        while size > self._font * 0.75 and widest(text, size) > room:
+            size = max(self._font * 0.75, size - dp(1))
+        self.text, self.font_size = text, size
 
     def _show_state(self, *_: Any) -> None:
         if self.disabled:

@@ -75,6 +75,11 @@ class Play:
     def winners(self) -> list[str]:
         return [p.label for p in self.players if p.winner]
 
+    @property
+    def heading(self) -> str:
+        """The play's heading on a screen: see :func:`heading`."""
+        return heading(self.game, self.title)
+
     def to_json(self) -> JSONObject:
         players: list[JSON] = [
             {
@@ -156,6 +161,16 @@ class History:
             self._cache = {k: v for k, v in self._cache.items() if k[0] != header.id}
             self._cache[key] = play
         return play
+
+
+def heading(game: str, title: str) -> str:
+    """A saved game's heading: its title, after its game's name unless the title starts with it
+    already (a title made when the game started is the game's name and the time): "Scotland Yard
+    28.11. 20:15", never "Scotland Yard · Scotland Yard 28.11. 20:15". The host page's heading()
+    (companion/net/static/host.js) does the same."""
+    if not title:
+        return game
+    return title if title.casefold().startswith(game.casefold()) else f"{game} · {title}"
 
 
 def build_play(store: Store, header: GameHeader, lang: str) -> Play | None:

@@ -11,7 +11,9 @@ A text is a template: ``{name}`` is a parameter (whole numbers are written the l
 ``1,234`` / ``1.234`` / ``1 234``; ``{name:>4}`` pads it to 4 characters, for the command line's
 columns), ``{{`` and ``}}`` are literal braces, and
 ``{count, plural, one {# ticket} other {# tickets}}`` picks a form by the number ``count``
-(``#`` is that number; ``=0 {…}`` matches one value exactly). Each language's plural rule and digit
+(``#`` is that number; ``=0 {…}`` matches one value exactly); ``{ticket, select, bus {de bus} other {…}}``
+picks a branch by an id (a language whose words depend on which ticket, piece or colour it is). Each
+language's plural rule and digit
 grouping are texts of its own app catalogue (``language.plural``, in CLDR's rule syntax, and
 ``language.group`` / ``language.group_from``), so a new language brings them along.
 """
@@ -106,20 +108,29 @@ def _catalogue(packages: tuple[str, ...]) -> _Texts:
     return _Texts(packages)
 
 
-def text(code: str, params: Mapping[str, JSON] | None = None, lang: str = "en", extra: tuple[str, ...] = ()) -> str:
-    """The words for ``code``; ``extra`` adds front-end packages' texts (e.g. ``("ui",)``)."""
+def template(code: str, lang: str = "en", extra: tuple[str, ...] = ()) -> tuple[str, str] | None:
+    """The text ``code`` is shown with, and its language: the language's own, else its parent code's
+    (``sy.no_ticket`` → ``sy``), else English's; ``None`` when there is none."""
     table = catalogue(extra)
     for language in (lang, "en"):
         texts = table.get(language, {})
         probe = code
         while probe:
             if probe in texts:
-                try:
-                    return render(texts[probe], params or {}, language)
-                except TemplateError:
-                    return texts[probe]
+                return texts[probe], language
             probe = probe.rpartition(".")[0]
-    return code
+    return None
+
+
+def text(code: str, params: Mapping[str, JSON] | None = None, lang: str = "en", extra: tuple[str, ...] = ()) -> str:
+    """The words for ``code``; ``extra`` adds front-end packages' texts (e.g. ``("ui",)``)."""
+    found = template(code, lang, extra)
+    if found is None:
+        return code
+    try:
+        return render(found[0], params or {}, found[1])
+    except TemplateError:
+        return found[0]
 
 
 # -- templates: parameters, plural forms, numbers --------------------------------------------------
@@ -234,6 +245,14 @@ def template_parts(template: str) -> tuple[set[str], set[str]]:
     return names, plurals
 
 
+def template_selects(template: str) -> dict[str, set[str]]:
+    """The parameters a template chooses a branch by (``{ticket, select, bus {…} other {…}}``), each
+    with the values it names (``other`` left out)."""
+    selects: dict[str, set[str]] = {}
+    _segment(template, 0, {}, "en", None, set(), set(), selects)
+    return selects
+
+
 _NAME = re.compile(r"\s*([A-Za-z_][A-Za-z0-9_]*)\s*")
 _WIDTH = re.compile(r"(?::([<>]?)(\d+))?\}")
 _BRANCH = re.compile(r"(=\d+|[a-z]+)\s*\{")
@@ -247,15 +266,18 @@ def _segment(
     number: str | None,
     names: set[str] | None = None,
     plurals: set[str] | None = None,
+    selects: dict[str, set[str]] | None = None,
+    branch: bool = False,
 ) -> tuple[str, int]:
-    """Render from ``i`` up to an unmatched ``}`` (the end of a plural branch) or the end."""
+    """Render from ``i`` up to an unmatched ``}`` (the end of a plural or select branch: ``branch``)
+    or the end. ``number`` is what ``#`` stands for (inside a plural)."""
     out: list[str] = []
     while i < len(s):
         ch = s[i]
         if ch == "{" and s.startswith("{{", i):
             out.append("{")
             i += 2
-        elif ch == "}" and number is None and s.startswith("}}", i):  # in a branch, } ends it
+        elif ch == "}" and not branch and s.startswith("}}", i):  # in a branch, } ends it
             out.append("}")
             i += 2
         elif ch == "}":
@@ -278,11 +300,16 @@ def _segment(
                 i = width.end()
                 continue
             kind = _NAME.match(s, i + 1) if s.startswith(",", i) else None
-            if kind is None or kind.group(1) != "plural" or not s.startswith(",", kind.end()):
+            if kind is None or kind.group(1) not in ("plural", "select") or not s.startswith(",", kind.end()):
                 raise TemplateError(f"bad placeholder {name!r} in {s!r}")
-            if plurals is not None:
-                plurals.add(name)
-            chosen, i = _plural(s, kind.end() + 1, params, lang, params.get(name), names, plurals)
+            if kind.group(1) == "select":
+                chosen, i = _select(
+                    s, kind.end() + 1, params, lang, number, params.get(name), names, plurals, selects, name
+                )
+            else:
+                if plurals is not None:
+                    plurals.add(name)
+                chosen, i = _plural(s, kind.end() + 1, params, lang, params.get(name), names, plurals, selects)
             out.append(chosen if name in params or names is not None else "{" + name + "}")
         else:
             out.append(ch)
@@ -298,6 +325,7 @@ def _plural(
     value: JSON,
     names: set[str] | None,
     plurals: set[str] | None,
+    selects: dict[str, set[str]] | None = None,
 ) -> tuple[str, int]:
     """The branches of ``{n, plural, ...}`` from ``i``; returns the chosen one and the index after the
     closing brace. A value that is not a whole number ("?") takes the ``other`` form."""
@@ -315,7 +343,7 @@ def _plural(
         selector = match.group(1)
         if not selector.startswith("=") and selector not in PLURAL_CATEGORIES:
             raise TemplateError(f"unknown plural form {selector!r} in {s!r}")
-        body, i = _segment(s, match.end(), params, lang, number, names, plurals)
+        body, i = _segment(s, match.end(), params, lang, number, names, plurals, selects, True)
         if not s.startswith("}", i):
             raise TemplateError(f"unclosed plural branch in {s!r}")
         forms[selector] = body
@@ -326,6 +354,45 @@ def _plural(
         return forms["other"], i + 1
     exact = forms.get(f"={whole}")
     return (exact if exact is not None else forms.get(plural_category(whole, lang), forms["other"])), i + 1
+
+
+_WORD = re.compile(r"([A-Za-z0-9_]+)\s*\{")
+
+
+def _select(
+    s: str,
+    i: int,
+    params: Mapping[str, JSON],
+    lang: str,
+    number: str | None,
+    value: JSON,
+    names: set[str] | None,
+    plurals: set[str] | None,
+    selects: dict[str, set[str]] | None,
+    name: str,
+) -> tuple[str, int]:
+    """The branches of ``{x, select, bus {…} other {…}}`` from ``i``: the branch named by the value
+    of ``x`` (an id such as ``bus``), else ``other``; returns it and the index after the closing brace."""
+    forms: dict[str, str] = {}
+    while True:
+        while i < len(s) and s[i].isspace():
+            i += 1
+        if s.startswith("}", i):
+            break
+        match = _WORD.match(s, i)
+        if match is None:
+            raise TemplateError(f"bad select branch at {i} in {s!r}")
+        body, i = _segment(s, match.end(), params, lang, number, names, plurals, selects, True)
+        if not s.startswith("}", i):
+            raise TemplateError(f"unclosed select branch in {s!r}")
+        forms[match.group(1)] = body
+        i += 1
+    if "other" not in forms:
+        raise TemplateError(f"a select needs an 'other' branch: {s!r}")
+    if selects is not None:
+        selects.setdefault(name, set()).update(k for k in forms if k != "other")
+    chosen = forms.get(value) if isinstance(value, str) else None
+    return (chosen if chosen is not None else forms["other"]), i + 1
 
 
 def language_name(lang: str) -> str:

@@ -10,7 +10,8 @@ the words for them come from the game's public view and its catalogue:
 - an id made of a letter and a number has words when ``<game>.<parameter>.<letter>`` exists, a
   text taking ``{n}`` (``sy.figure.D`` = "Detective {n}" for ``D1``).
 
-Only the table's (public) view is read, so a refusal never learns more than the table shows.
+A text that chooses its words by an id (``{ticket, select, bus {de bus} other {…}}``) gets that id
+as it is. Only the table's (public) view is read, so a refusal never learns more than the table shows.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from companion.app.i18n import catalogue, error_text, text
+from companion.app.i18n import TemplateError, catalogue, error_text, template, template_selects, text
 from companion.app.readable import param
 from companion.app.savedgame import LoadedGame
 from companion.core.audience import TABLE
@@ -40,9 +41,15 @@ def seat_names(rules: str, view: JSONObject) -> dict[str, JSON]:
 
 
 def in_words(
-    params: Mapping[str, JSON], rules: str, view: JSONObject, lang: str, extra: tuple[str, ...] = ()
+    params: Mapping[str, JSON],
+    rules: str,
+    view: JSONObject,
+    lang: str,
+    extra: tuple[str, ...] = (),
+    keep: frozenset[str] = frozenset(),
 ) -> dict[str, JSON]:
-    """``params`` with every id that has words replaced by them (see the module's docstring)."""
+    """``params`` with every id that has words replaced by them (see the module's docstring), except
+    those named in ``keep`` (a text chooses its words by them: ``{ticket, select, bus {…} …}``)."""
     try:
         prefix = get_summary(rules).prefix
     except (CompanionError, ImportError, AttributeError):
@@ -52,7 +59,7 @@ def in_words(
     seats = seat_names(rules, view)
     out: dict[str, JSON] = {}
     for key, value in params.items():
-        if isinstance(value, str):
+        if isinstance(value, str) and key not in keep:
             letter = _LETTER_NUMBER.match(value)
             if key in SEAT_KEYS and value in seats:
                 value = param(seats[value], lang)
@@ -73,4 +80,9 @@ def refusal_text(exc: CompanionError, lang: str, extra: tuple[str, ...] = (), cu
     except CompanionError:
         return error_text(exc, lang, extra)
     view = view if isinstance(view, dict) else {}
-    return text(exc.code, in_words(exc.params, current.header.rules, view, lang, extra), lang, extra)
+    found = template(exc.code, lang, extra)
+    try:
+        keep = frozenset(template_selects(found[0])) if found is not None else frozenset()
+    except TemplateError:
+        keep = frozenset()
+    return text(exc.code, in_words(exc.params, current.header.rules, view, lang, extra, keep), lang, extra)

@@ -11,6 +11,7 @@ codec then checks the result exactly like a phone's message.
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import enum
 import json
 import types
@@ -223,8 +224,20 @@ def _scalar(tp: Any, raw: str, key: str) -> JSON:
     return raw
 
 
+def close_to(word: str, choices: Iterable[str]) -> JSONObject:
+    """A refusal's "did you mean …?" for a mistyped ``word``: the parameter ``hint`` (a nested text,
+    ``cli.did_you_mean``, put in as its words) naming the choices spelt most like it, or nothing."""
+    found = difflib.get_close_matches(word, sorted(set(choices)), n=3, cutoff=0.6)
+    if not found:
+        return {"hint": ""}
+    return {"hint": "cli.did_you_mean", "hint_params": {"choices": ", ".join(found)}}
+
+
 def parse_intent(codec: KindCodec[Any], kind: str, args: Sequence[str]) -> JSONObject:
     """``key=value`` words for intent ``kind`` as the intent's JSON (checked later by the codec)."""
+    kinds = [k for k in codec.kinds if not k.startswith("core.")]
+    if kind not in codec.kinds:
+        raise MalformedInput("cli.unknown_kind", f"unknown kind {kind!r}", kind=kind[:40], **close_to(kind, kinds))
     cls = codec.cls_for(kind)
     out: JSONObject = {"kind": kind}
     for arg in args:
@@ -236,13 +249,15 @@ def parse_intent(codec: KindCodec[Any], kind: str, args: Sequence[str]) -> JSONO
             hints = _hints(owner) if dataclasses.is_dataclass(owner) else {}
             sub = hints.get(name)
             if not (isinstance(sub, type) and dataclasses.is_dataclass(sub)):
-                raise MalformedInput("cli.unknown_key", f"unknown key {key}", key=key[:60], kind=kind)
+                near = close_to(name, hints)
+                raise MalformedInput("cli.unknown_key", f"unknown key {key}", key=key[:60], kind=kind, **near)
             nested = target.setdefault(name, {})
             assert isinstance(nested, dict)
             target, owner = nested, sub
         hints = _hints(owner)
         if path[-1] not in hints:
-            raise MalformedInput("cli.unknown_key", f"unknown key {key}", key=key[:60], kind=kind)
+            near = close_to(path[-1], hints)
+            raise MalformedInput("cli.unknown_key", f"unknown key {key}", key=key[:60], kind=kind, **near)
         target[path[-1]] = _scalar(hints[path[-1]], raw, key)
     return out
 
@@ -258,7 +273,8 @@ def parse_setup(summary: Summary, args: Sequence[str]) -> JSONObject:
             raise MalformedInput("cli.not_key_value", f"not key=value: {arg}", arg=arg[:60])
         spec = known.get(key)
         if spec is None:
-            raise MalformedInput("cli.unknown_setup_key", f"unknown setup key {key}", key=key[:60])
+            near = close_to(key, known)
+            raise MalformedInput("cli.unknown_setup_key", f"unknown setup key {key}", key=key[:60], **near)
         out[key] = setup_value(spec, raw)
     return out
 

@@ -93,6 +93,7 @@ class GameHeader:
     updated: str
     status: str
     events: int = 0
+    actions: int = 0  # the actions that wrote them (a move, a draw, an undo): what a player counts
 
 
 @dataclass(frozen=True)
@@ -343,7 +344,7 @@ class Store:
                 rows = db.execute(
                     "SELECT seq, action, body, source FROM events WHERE game_id = ? ORDER BY seq", (game_id,)
                 ).fetchall()
-                row = (*row, len(rows))
+                row = (*row, len(rows), len({r[1] for r in rows}))
                 checkpoints = db.execute(
                     "SELECT action, version, state FROM checkpoints WHERE game_id = ?", (game_id,)
                 ).fetchall()
@@ -389,7 +390,8 @@ class Store:
 
 
 _HEADER_SQL = (
-    "SELECT g.id, g.rules, g.title, g.config, g.seed, g.created, g.updated, g.status, COUNT(e.seq) "
+    "SELECT g.id, g.rules, g.title, g.config, g.seed, g.created, g.updated, g.status, COUNT(e.seq),"
+    " COUNT(DISTINCT e.action) "
     "FROM games g LEFT JOIN events e ON e.game_id = g.id"
 )
 
@@ -400,7 +402,7 @@ _GAME_SQL = "SELECT id, rules, title, config, seed, created, updated, status FRO
 def _header(row: tuple[Any, ...]) -> GameHeader:
     config = loads(row[3])
     assert isinstance(config, dict)
-    return GameHeader(row[0], row[1], row[2], config, row[4], row[5], row[6], row[7], row[8])
+    return GameHeader(row[0], row[1], row[2], config, row[4], row[5], row[6], row[7], row[8], row[9])
 
 
 def _get_meta(db: sqlite3.Connection, key: str) -> str | None:

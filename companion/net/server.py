@@ -28,9 +28,10 @@ from companion.app.i18n import LANGUAGES, catalogue, error_text, language_name
 from companion.app.names import refusal_text
 from companion.app.seats import TABLE_SEAT, Claim, SeatLinks, redact
 from companion.app.table import Table
+from companion.core.audience import TABLE
 from companion.core.errors import CompanionError
 from companion.core.jsonvalue import JSON, JSONObject
-from companion.games import entry, facts, game_names
+from companion.games import entry, facts, game_names, get_summary
 from companion.net.listen import bind, port_of
 
 log = logging.getLogger(__name__)
@@ -199,6 +200,21 @@ class Connection:
                 if final is not None:
                     self.closed = True
                     await _close(self.ws)
+
+
+def _you(rules: str, game: Any, seat: str) -> JSONObject:
+    """Whose phone this is, for its title bar: the seat's label as a text to say in the phone's
+    language ("Mister X", "Detective 1", "Blue") and the name the table entered for it."""
+    if seat == TABLE_SEAT:
+        return {"label": {"code": "phone.table_screen", "params": {}}, "name": ""}
+    try:
+        players = get_summary(rules).players(game.rules.view(game.state, TABLE))
+    except (CompanionError, ImportError, AttributeError):
+        players = ()  # a game without a summary (the tests' toy game): its seat id
+    for p in players:
+        if p.seat == seat:
+            return {"label": {"code": p.label.code, "params": dict(p.label.params)}, "name": p.name}
+    return {"label": None, "name": seat}
 
 
 class PhoneServer:
@@ -376,6 +392,7 @@ class PhoneServer:
                 "lang": own or self.language(),
                 "own_lang": own is not None,
                 "languages": [{"code": code, "name": language_name(code)} for code in LANGUAGES],
+                "you": _you(current.header.rules, current.game, claim.seat),
             },
         )
         return claim

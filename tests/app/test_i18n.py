@@ -17,6 +17,7 @@ from companion.app.i18n import (
     plural_rule,
     render,
     template_parts,
+    template_selects,
     text,
 )
 from companion.core import CompanionError, IllegalMove
@@ -114,11 +115,35 @@ def test_templates_keep_missing_parameters_braces_and_odd_values() -> None:
     assert render("Mission: {r, plural, one {# point} other {# points}}", {"r": "?"}, "en") == "Mission: ? points"
     assert render(TICKETS, {}, "en") == "{n} left"
     assert template_parts("{a} {n, plural, one {# {b}} other {#}}") == ({"a", "b", "n"}, {"n"})
-    for bad in ("{n, plural, one {x}}", "{n, plural, one {x} other {y}", "{n, select, other {x}}", "x}", "{ }"):
+    for bad in (
+        "{n, plural, one {x}}",
+        "{n, plural, one {x} other {y}",
+        "{n, select, a {x}}",
+        "{n, chose, other {x}}",
+        "x}",
+        "{ }",
+    ):
         with pytest.raises(TemplateError):
             render(bad, {"n": 1}, "en")
     # A malformed text is still shown (as written) rather than failing a screen.
     assert text("no.such.code", {}, "en") == "no.such.code"
+
+
+def test_a_select_chooses_its_words_by_an_id() -> None:
+    """French says "Aucune ligne de bus" but "Aucune liaison" for a ticket that is no line; the branch
+    is chosen by the id, ``other`` for any other value, and a missing value keeps the braces."""
+    line = (
+        "{ticket, select, bus {Aucune ligne de bus} underground {Aucune ligne de métro} other {Aucune liaison}}"
+        " ne va à {n}."
+    )
+    assert render(line, {"ticket": "bus", "n": 1200}, "fr") == "Aucune ligne de bus ne va à 1\u00a0200."
+    assert render(line, {"ticket": "black", "n": 3}, "fr") == "Aucune liaison ne va à 3."
+    assert render(line, {"n": 3}, "fr") == "{ticket} ne va à 3."
+    assert template_parts(line) == ({"ticket", "n"}, set())
+    assert template_selects(line) == {"ticket": {"bus", "underground"}}
+    nested = "{n, plural, one {# {k, select, a {A#} other {O}}} other {# many}}"
+    assert [render(nested, {"n": 1, "k": k}, "en") for k in ("a", "b")] == ["1 A1", "1 O"]
+    assert render(nested, {"n": 2, "k": "a"}, "en") == "2 many"
 
 
 def test_a_plural_rule_is_read_in_cldr_syntax() -> None:

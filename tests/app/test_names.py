@@ -10,6 +10,7 @@ from pathlib import Path
 from drivers import DRIVERS
 from harness import rig
 
+from companion.app.i18n import error_text
 from companion.app.names import in_words, refusal_text, seat_names
 from companion.app.savedgame import LoadedGame
 from companion.app.store import GameHeader
@@ -47,8 +48,17 @@ def test_ids_in_refusals_become_words_in_every_language() -> None:
     assert refusal_text(IllegalMove("sy.not_your_figure", figure="D1"), "fr", (), sy) == (
         "Vous ne déplacez pas Détective 1."
     )
+    # A text that words a ticket its own way gets the ticket's id (a select), not its label.
     assert refusal_text(IllegalMove("sy.no_ticket", ticket="underground"), "es", (), sy) == (
-        "No quedan boletos de Metro."
+        "No quedan boletos de metro."
+    )
+    assert refusal_text(IllegalMove("sy.not_connected", ticket="bus", station=156), "fr", (), sy) == (
+        "Aucune ligne de bus ne va d'ici à la station 156."
+    )
+    assert refusal_text(IllegalMove("sy.no_ticket", ticket="black"), "fr", (), sy) == "Plus de Black Ticket."
+    # Without an open game too (the command line's words).
+    assert error_text(IllegalMove("sy.not_connected", ticket="underground", station=9), "de") == (
+        "Von hier fährt keine Underground zur Station 9."
     )
     assert refusal_text(IllegalMove("sy.already_moved", figure="B2"), "de", (), sy).startswith("Bobby 2 ")
 

@@ -153,7 +153,7 @@ def test_typed_values_follow_the_intent_field_types() -> None:
         ("sy.x_double", ["first.colour=red"], "cli.unknown_key"),
         ("sy.x_double", ["station.first=1"], "cli.unknown_key"),
         ("sy.place_detectives", ["stations=D1"], "cli.bad_value"),
-        ("sy.teleport", [], "malformed.unknown_kind"),
+        ("sy.teleport", [], "cli.unknown_kind"),
     ],
 )
 def test_bad_words_are_refused_with_a_code(kind: str, args: list[str], code: str) -> None:
@@ -161,6 +161,23 @@ def test_bad_words_are_refused_with_a_code(kind: str, args: list[str], code: str
     with pytest.raises(MalformedInput) as caught:
         readable.parse_intent(codec, kind, args)
     assert caught.value.code == code
+
+
+def test_a_mistyped_word_gets_the_nearest_ones() -> None:
+    """ "did you mean …?" (difflib): the kinds, keys and setup keys spelt most like a mistyped one."""
+    codec = intent_codec(get_rules("scotland_yard"))
+    with pytest.raises(MalformedInput) as caught:
+        readable.parse_intent(codec, "sy.mvoe", [])
+    assert caught.value.params["hint_params"] == {"choices": "sy.move, sy.x_move"}  # the nearest first
+    with pytest.raises(MalformedInput) as caught:
+        readable.parse_intent(codec, "sy.move", ["figur=D1"])
+    assert caught.value.params["hint_params"] == {"choices": "figure"}
+    with pytest.raises(MalformedInput) as caught:
+        readable.parse_intent(codec, "sy.move", ["colour=red"])
+    assert caught.value.params["hint"] == ""  # nothing near: no guess
+    with pytest.raises(MalformedInput) as caught:
+        readable.parse_setup(get_summary("scotland_yard"), ["detective=Dora"])
+    assert caught.value.params["hint_params"] == {"choices": "detectives"}
 
 
 def test_setup_words_and_missing_keys() -> None:

@@ -39,6 +39,22 @@ def test_durability_settings(tmp_path: Path) -> None:
     assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
 
 
+def test_a_header_counts_the_actions_a_player_made_not_only_the_events() -> None:
+    """The saved-games list says "3 actions", the moves, draws and undos a player made, not how many
+    events they wrote (a double move writes several)."""
+    from companion.core.events import Undo
+
+    game = toy_game()
+    game.commit(game.decide(Undo(), Audience.of_seat("a"), game.seq))
+    with Store(":memory:") as store:
+        gid = store_game(store, game)
+        [header] = store.games()
+        assert header.actions == 3 == len({e.action for e in game.entries})
+        assert header.events == len(game.entries)
+        assert store.header(gid).actions == 3
+        assert load_game(store, gid).header.actions == 3
+
+
 def test_list_resume_export_import_delete(tmp_path: Path) -> None:
     game = toy_game()
     with Store(tmp_path / "c.sqlite3") as store:

@@ -12,8 +12,11 @@ from __future__ import annotations
 
 import asyncio
 import io
+import os
+import shutil
 import urllib.parse
 from pathlib import Path
+from typing import Any
 
 import pytest
 from browser import PHONE, SHOTS, chromium
@@ -21,18 +24,20 @@ from hostrig import HostRig, host_rig
 from phone_steps import no_overflow
 from phone_steps import shot as phone_shot
 from PIL import Image
-from playwright.async_api import Browser, Page
+from playwright.async_api import Browser, Page, Route
 from playwright.async_api import Error as PlaywrightError
 from pyzbar.pyzbar import decode
 
 from companion.app import bgstats
 from companion.app.autoplay import TablePlayer
 from companion.app.history import History
-from companion.core import TABLE
-from companion.games.scotland_yard.model import PlaceDetectives
+from companion.app.i18n import text
+from companion.core import TABLE, Audience
+from companion.games.scotland_yard.model import Move, PlaceDetectives, PlaceX, XMove
 
 WAIT = 30_000
 TABLET = {"width": 800, "height": 1000}
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 
 
 async def read_qr(page: Page, selector: str) -> str:
@@ -316,5 +321,75 @@ def test_mister_x_played_by_the_table_set_up_on_the_host_page(tmp_path: Path) ->
                 await shot(host, "game-table-x")
             finally:
                 await player.stop()
+
+    asyncio.run(scenario())
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("lang", ["fr", "es"])
+def test_the_host_page_speaks_the_table_language_from_its_first_picture(tmp_path: Path, lang: str) -> None:
+    """A French (Spanish) table's host page is French from its first picture, not English until the
+    next change; a game started there is named ("La partie de Scotland Yard a commencé.", never
+    "Game 5 started."); Mister X without a name is "Mister X" once in the result, not "Mister X ·
+    Mister X"; the play's heading is its title once ("Scotland Yard 28.11. 20:15", not "Scotland Yard
+    · Scotland Yard 28.11. 20:15"). With ``COMPANION_DOCS_SCREENSHOTS=1`` the new game, a seat's code
+    and the end are copied to docs/screenshots/<lang>-host-*.png."""
+
+    def words(code: str, **params: Any) -> str:
+        return text(code, params, lang, ("companion.net",))
+
+    async def docs_shot(page: Page, name: str) -> None:
+        await shot(page, f"{lang}-{name}")
+        if os.environ.get("COMPANION_DOCS_SCREENSHOTS"):
+            shutil.copyfile(SHOTS / f"host-{lang}-{name}.png", DOCS / f"{lang}-host-{name}.png")
+
+    async def scenario() -> None:
+        async with host_rig(tmp_path) as r, chromium() as browser:
+            await r.prefs.set("language", lang)
+            host = await (await browser.new_context(viewport=PHONE)).new_page()  # type: ignore[arg-type]
+
+            async def slowly(route: Route) -> None:  # the table's texts come late (a busy Pi, weak Wi-Fi)
+                await asyncio.sleep(1.0)
+                await route.continue_()
+
+            await host.route(f"**/texts/{lang}.json", slowly)
+            await host.goto(r.host_url)
+            await host.wait_for_selector("#status.connected", timeout=WAIT)
+            await host.wait_for_selector("nav.tabs", timeout=WAIT)
+            tabs = await host.eval_on_selector_all("nav.tabs [data-tab]", "tabs => tabs.map(b => b.textContent)")
+            assert tabs == [words(f"host.tab.{t}") for t in ("game", "new", "saved", "history", "settings")]
+            assert await host.inner_text("#status") == words("phone.connected")
+
+            await host.click("[data-tab=new]")
+            await host.click("[data-choose=scotland_yard]")
+            await host.fill("[data-name='0']", "Dora")
+            await host.click("[data-remove='1']")  # one detective player; Mister X without a name
+            await docs_shot(host, "new-game")
+            await host.click("[data-start]")
+            await host.wait_for_selector("[data-screen=game] [data-seat=mrx] [data-show]", timeout=WAIT)
+            assert await host.inner_text("#notice") == words("host.started", game="Scotland Yard")
+            assert await host.locator("[data-screen=game] h2").first.text_content() == words("host.seats")  # no
+            # "Scotland Yard" above "Scotland Yard 28.11. 20:15"
+            await host.click("[data-show=mrx]")
+            await host.wait_for_selector("[data-qr=mrx]", timeout=WAIT)
+            await docs_shot(host, "seat-qr")
+            await host.click("[data-hide=mrx]")
+
+            assert r.table.current is not None
+            game_id = r.table.current.header.id
+            stations = (("D1", 13), ("D2", 26), ("B1", 29), ("B2", 34))
+            await r.table.submit(PlaceDetectives(stations), TABLE, r.table.seq, game_id=game_id)
+            await r.table.submit(PlaceX(51), Audience.of_seat("mrx"), r.table.seq, game_id=game_id)
+            await r.table.submit(XMove("taxi", 67), Audience.of_seat("mrx"), r.table.seq, game_id=game_id)
+            await r.table.submit(Move("D1", "underground", 67), Audience.of_seat("d1"), r.table.seq, game_id=game_id)
+            await host.wait_for_selector("[data-bgstats-qr]", timeout=WAIT)
+            rows = await host.eval_on_selector_all("table.result td:first-child", "tds => tds.map(c => c.textContent)")
+            assert rows[0] == "Mister X", rows  # his label is his role: said once
+            await docs_shot(host, "end")
+
+            await host.click("[data-tab=history]")
+            await host.wait_for_selector(f"[data-play='{game_id}'] h2", timeout=WAIT)
+            heading = await host.eval_on_selector(f"[data-play='{game_id}'] h2", "h => h.textContent")  # not upper case
+            assert heading == r.table.current.header.title and heading.startswith("Scotland Yard "), heading
 
     asyncio.run(scenario())

@@ -2,7 +2,8 @@
 any language: each box is played at random to a busy state, then every seat's phone and the table
 link are opened in Chromium in each language and measured — no element whose content is wider than
 its box (``scrollWidth > clientWidth``: a word spilling out of a chip or a cell, a text cut with an
-ellipsis) and nothing reaching past the screen's right edge. Screenshots go to
+ellipsis), no word cut across two lines (a break after a hyphen is fine) and nothing reaching past the
+screen's right edge. Screenshots go to
 ``artifacts/screenshots/phone-fit-<lang>-<game>-<seat>.png``.
 
 With ``COMPANION_DOCS_SCREENSHOTS=1`` Mister X's phone in French and Spanish is copied to
@@ -54,6 +55,30 @@ OVERFLOW = """w => [...document.querySelectorAll('body *')].filter(e => {
     if (style.display === 'inline' || e.tagName === 'TABLE') return false;
     return e.clientWidth > 0 && e.scrollWidth > e.clientWidth + 1;   // content wider than its box
   }).map(e => e.tagName + '.' + e.className + ' "' + (e.textContent || '').trim().slice(0, 40) + '"')"""
+
+# A word (a run of letters and digits) laid out on more than one line: cut inside by a box too
+# narrow for it ("Haut-fourn" / "eau"). A break after a hyphen ("Haut-" / "fourneau") or a space is fine.
+BROKEN = r"""() => {
+    const out = [];
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const box = node.parentElement;
+      if (!box || !box.getClientRects().length || getComputedStyle(box).visibility === "hidden") continue;
+      const line = (i) => {  // the bottom of the line that character i is drawn on
+        const range = document.createRange();
+        range.setStart(node, i);
+        range.setEnd(node, i + 1);
+        const rects = [...range.getClientRects()].filter((r) => r.width > 0);
+        return rects.length ? Math.round(rects[rects.length - 1].bottom) : null;
+      };
+      // a soft hyphen (U+00AD) is a place to break, as a hyphen is: it ends a word here
+      for (const m of node.data.matchAll(/[\p{L}\p{N}]+/gu)) {
+        const first = line(m.index), last = line(m.index + m[0].length - 1);
+        if (first !== null && last !== null && first !== last) out.push("a word broken across lines: " + m[0]);
+      }
+    }
+    return out;
+  }"""
 
 RAW = r"""() => {
     const text = document.body.innerText;
@@ -117,6 +142,7 @@ def test_every_phone_screen_fits_360_px_in_every_language(tmp_path: Path, rules:
                     SHOTS.mkdir(parents=True, exist_ok=True)
                     await page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
                     found = await page.evaluate(OVERFLOW, PHONE["width"]) + await page.evaluate(RAW)
+                    found += await page.evaluate(BROKEN)
                     if found:
                         problems[name] = found
                     docs = os.environ.get("COMPANION_DOCS_SCREENSHOTS") and lang in ("fr", "es")

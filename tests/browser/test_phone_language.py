@@ -47,7 +47,7 @@ def test_phones_follow_the_table_and_a_seat_keeps_its_own_language(tmp_path: Pat
             r.server.language_changed()
             for page in (x, d):
                 await speaks(page, "fr", "connecté")
-            assert "CARNET DE ROUTE" in (await d.inner_text("main")).upper()
+            assert "TABLEAU DE PARCOURS" in (await d.inner_text("main")).upper()
 
             # Mister X picks Spanish for his own seat: only his phone changes.
             await x.select_option("[data-lang-select]", "es")
@@ -77,5 +77,42 @@ def test_phones_follow_the_table_and_a_seat_keeps_its_own_language(tmp_path: Pat
             assert r.server.seat_languages == {}
             for context in (x_context, d_context):
                 await context.close()
+
+    asyncio.run(scenario())
+
+
+@pytest.mark.slow
+def test_a_phone_says_whose_it_is_and_shows_the_whole_title(tmp_path: Path) -> None:
+    """Under the game's title each phone says whose it is, in the phone's language ("Mister X ·
+    Alice", "Détective 1 · Bob", "Écran de la table"); a long title wraps at 360 px instead of being
+    cut with an ellipsis."""
+    title = "Scotland Yard chez Anne-Sophie et Jean-Baptiste, vendredi soir"
+    expected = {"mrx": "Mister X · Alice", "d1": "Détective 1 · Bob", "@table": "Écran de la table"}
+
+    async def scenario() -> None:
+        async with rig(tmp_path, "scotland_yard", CONFIG) as r, chromium() as browser:
+            r.server.language = lambda: "fr"
+            await r.table.new_game("scotland_yard", CONFIG, title, seed=1)
+            tokens = r.tokens(list(expected))
+            seen = {}
+            for seat in expected:
+                page = await (await browser.new_context(viewport=PHONE)).new_page()
+                await page.goto(f"{r.base}/s/{tokens[seat]}")
+                await speaks(page, "fr", "connecté")
+                await page.wait_for_selector("#seat:not(:empty)", timeout=WAIT)
+                seen[seat] = await page.inner_text("#seat")
+                shown = await page.evaluate(
+                    "() => { const t = document.getElementById('title');"
+                    " return {text: t.textContent, cut: t.scrollWidth > t.clientWidth + 1,"
+                    " right: t.getBoundingClientRect().right}; }"
+                )
+                assert shown["text"] == title and not shown["cut"] and shown["right"] <= PHONE["width"], shown
+                if seat == "d1":  # the player's own language: the label follows it
+                    await page.select_option("[data-lang-select]", "de")
+                    await speaks(page, "de", "verbunden")
+                    await page.wait_for_function(
+                        "() => document.getElementById('seat').textContent === 'Detektiv 1 · Bob'", timeout=WAIT
+                    )
+            assert seen == expected
 
     asyncio.run(scenario())

@@ -13,7 +13,7 @@ import pytest
 from browser import PHONE, chromium
 from harness import rig
 
-from companion.app.i18n import LANGUAGES, catalogue, render, template_parts
+from companion.app.i18n import LANGUAGES, catalogue, render, template_parts, template_selects
 
 NUMBERS = [0, 1, 2, 3, 5, 11, 21, 101, 1000, 12345, 1000000]
 FRONT_ENDS = ("companion.net", "ui", "hardware")
@@ -32,6 +32,8 @@ def cases() -> list[dict[str, Any]]:
             samples: list[dict[str, Any]] = [{name: f"<{name}>" for name in names}]
             for n in NUMBERS:
                 samples.append({name: (n if name in plurals else 7) for name in names})
+            for name, ids in template_selects(template).items():  # each branch of a select
+                samples += [{**samples[0], name: value} for value in sorted(ids)]
             samples.append({})  # missing parameters stay as {name}
             for params in samples:
                 found.append({"lang": lang, "code": code, "params": params, "want": render(template, params, lang)})
@@ -43,6 +45,7 @@ def test_the_phone_page_renders_every_text_like_the_pi(tmp_path: Path) -> None:
     wanted = cases()
     assert len({c["code"] for c in wanted}) > 150
     assert any("plural" in catalogue(FRONT_ENDS)["fr"][c["code"]] for c in wanted)
+    assert any(c["want"].startswith("Aucune ligne de bus") for c in wanted)  # a select's branch
 
     async def scenario() -> None:
         async with chromium() as browser, rig(tmp_path, "scotland_yard", {"mister_x": "X", "detectives": ["D"]}) as r:

@@ -9,11 +9,14 @@ from pathlib import Path
 from typing import Any
 
 from driver import AppProcess
+from phones import SyncPhone
 from prepare import saved_game
 from test_scotland_yard_ui import decode_qr
 
 from companion.app.savedgame import load_game
+from companion.app.seats import SeatLinks
 from companion.app.store import Store
+from companion.core.jsonvalue import JSONObject
 
 HARDWARE = """
 [hotspot]
@@ -109,4 +112,37 @@ def test_simulated_reader_and_button(display: str, tmp_path: Path) -> None:
         end = app.wait_screen("end")
         assert end["tids"]["end.headline"]["text"] == "The game was ended at the table."
     finally:
+        app.stop()
+
+
+def test_diagnostics_speak_the_table_language(display: str, tmp_path: Path) -> None:
+    """A French table's diagnostics: the phone linked for the blue seat is "Bleu" (not the id
+    "blue"), the screen is a "fenêtre" on "pas un Raspberry Pi" (not "window · Pi: False"), the box is
+    "simulés" and its reader's state French too."""
+    app = AppProcess(display, tmp_path, extra_config=HARDWARE, language="fr")
+    config: JSONObject = {"seats": ["blue", "red", "green"], "layout": "line4"}
+    game_id = saved_game(app.data, "mykerinos", "Mykerinos", seed=1, config=config, until=lambda m: True)
+    with Store(app.data / "companion.sqlite3") as store:
+        token = next(link.token for link in SeatLinks(store).ensure(game_id, ["blue"]) if link.seat == "blue")
+    app.start()
+    phone = SyncPhone(f"http://127.0.0.1:{app.port}/s/{token}")
+    try:
+        app.wait_screen("game")
+        assert phone.connect()["type"] == "welcome"
+        app.tap("game.home")
+        app.tap("start.diagnostics")
+        state = app.wait(
+            lambda s: s["tids"].get("diag.connected", {}).get("text") == "Bleu",
+            what="the blue seat's phone, by its colour's name",
+        )
+        app.screenshot("diagnostics_fr")
+        tids = state["tids"]
+        shown = " · ".join([*state["texts"], *(tids[t]["text"] for t in ("diag.connected", "diag.screen"))])
+        words = set(shown.replace("·", " ").replace("(", " ").replace(")", " ").split())
+        assert {"fenêtre", "simulés", "connecté"} <= words, words
+        assert tids["diag.screen"]["text"].endswith(" · fenêtre · pas un Raspberry Pi"), tids["diag.screen"]
+        # (the reader's port "simulated" is the configuration's own word, and stays)
+        assert not words & {"blue", "window", "fullscreen", "Pi:", "False", "True", "connected"}, words
+    finally:
+        phone.close()
         app.stop()

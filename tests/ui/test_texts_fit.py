@@ -1,8 +1,9 @@
 """No text is longer than its place on the 800×480 touchscreen, in any language: the real app runs in
 each language over the same saved games, and on every screen (start, new game and each game's setup,
-saved games, settings, diagnostics, the play history, each game's table in a busy state, the phones
-screen, the end screens, a dialog) every text is measured against its label (``ui/control.py: overflow``: lines cut
-off, a word wider than its box, a one-line text shortened with an ellipsis). Every screen is also
+saved games, settings, diagnostics, the play history, each game's table in a busy state and while the
+Gunner chooses a building, the phones screen, the end screens, a dialog) every text is measured against
+its label (``ui/control.py: overflow``: lines cut off, a word wider than its box or broken inside, a
+one-line text shortened with an ellipsis). Every screen is also
 saved as a screenshot (``artifacts/screenshots/ui-fit-<lang>-<screen>.png``) to look at.
 
 With ``COMPANION_DOCS_SCREENSHOTS=1`` the French and Spanish start and table screens are copied to
@@ -55,6 +56,13 @@ def second_season(message: dict[str, Any]) -> bool:
     return bool(view["season"] >= 2 and view["phase"] == "excavation")
 
 
+def gunner_choosing(message: dict[str, Any]) -> bool:
+    """Victorian Masterminds while the Gunner chooses a building: one button per standing building and
+    one for none, side by side (the French "Haut-fourneau" is the longest word of a narrow button)."""
+    resolution = message["view"].get("resolution") or {}
+    return bool((resolution.get("waiting") or {}).get("kind") == "gunner")
+
+
 def stack_with_losses(message: dict[str, Any]) -> bool:
     """Victorian Masterminds right after a stack was turned over whose loot was partly lost (the
     longest texts of the stack panel: "+0 Wissenschaftler (1 verfallen)")."""
@@ -95,6 +103,7 @@ def saved_games(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[st
         "myk_two": game_at(data, "mykerinos", "Mykerinos à deux", second_season, two),
         "vm": game_at(data, "victorian_masterminds", "Victorian Masterminds", busy_vm),
         "vm_losses": game_at(data, "victorian_masterminds", "Victorian Masterminds, pertes", stack_with_losses),
+        "vm_gunner": game_at(data, "victorian_masterminds", "Victorian Masterminds, Artilleuse", gunner_choosing),
         "myk": game_at(data, "mykerinos", "Mykerinos", busy_myk, four),
         "sy": game_at(data, "scotland_yard", "Scotland Yard", busy_sy),
         "sy_table_x": game_at(
@@ -182,6 +191,7 @@ def test_every_text_fits_its_place_on_every_screen(
             ("sy_table_x", "game", "table-scotland_yard-table-x"),
             ("vm", "game", "table-victorian_masterminds"),
             ("vm_losses", "game", "table-victorian_masterminds-losses"),
+            ("vm_gunner", "game", "table-victorian_masterminds-gunner"),
             ("myk", "game", "table-mykerinos"),
             ("myk_two", "game", "table-mykerinos-two"),
             ("sy_end", "end", "end-scotland_yard"),

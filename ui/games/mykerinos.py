@@ -331,7 +331,8 @@ class TableView(base.TableView):
             for option in seq_of(excavate.get("options")):
                 action, patron = [*seq_of(option), None, None][:2]
                 a, p = txt(action), patron if isinstance(patron, str) else None
-                label = self.t(f"ui.myk.{a}") if p is None else f"{self.patron(p)}: {self.t(f'ui.myk.with.{a}')}"
+                with_patron = self.t("ui.pair", label=self.patron(p), value=self.t(f"ui.myk.with.{a}")) if p else ""
+                label = self.t(f"ui.myk.{a}") if p is None else with_patron
                 grid.add_widget(
                     Btn(
                         label,
@@ -427,7 +428,8 @@ class TableView(base.TableView):
             body.clear_widgets()
             body.add_widget(
                 Lbl(
-                    " · ".join(f"{i + 1}: {self.patron(p)}" for i, p in enumerate(order)) or "–",
+                    " · ".join(self.t("ui.pair", label=i + 1, value=self.patron(p)) for i, p in enumerate(order))
+                    or "–",
                     wrap=True,
                     colour=theme.ACCENT,
                 )

@@ -517,7 +517,7 @@ class TableView(base.TableView):
         box.add_widget(Lbl(self.t("ui.sy.enter_d_cards"), bold=True, wrap=True))
         box.add_widget(
             Choice(
-                [(f, f"{f}: {self.placing.get(f, '–')}") for f in figures],
+                [(f, self.t("ui.pair", label=f, value=self.placing.get(f, "–"))) for f in figures],
                 self.placing_figure,
                 self._placing_figure,
                 tid="sy.place.figure",
@@ -603,7 +603,11 @@ class TableView(base.TableView):
         for f in seq_of(v.get("figures")):
             f = obj(f)
             figures.add_widget(
-                Lbl(f"{self.figure_name(txt(f.get('figure')))}: {f.get('station')}", colour=theme.MUTED, wrap=True)
+                Lbl(
+                    self.t("ui.pair", label=self.figure_name(txt(f.get("figure"))), value=f.get("station")),
+                    colour=theme.MUTED,
+                    wrap=True,
+                )
             )
         side = Panel(scroll(figures), orientation="vertical", size_hint_x=None, width=dp(230))
         return vbox(banner, hbox(route, side))

@@ -637,7 +637,7 @@ class TableView(base.TableView):
 
             box.add_widget(
                 Btn(
-                    f"{self.name('city', city)}: {self.name('building', building)}",
+                    self.t("ui.pair", label=self.name("city", city), value=self.name("building", building)),
                     chosen,
                     tid=f"vm.capture.{city}.{building}",
                 )
@@ -684,7 +684,7 @@ class TableView(base.TableView):
             who = self.seat_label(txt(waiting.get("seat")))
             box.add_widget(
                 Lbl(
-                    f"{who}: {self.t(f'vm.waiting.{kind}')}",
+                    self.t("ui.vm.question", player=who, question=self.t(f"vm.waiting.{kind}")),
                     wrap=True,
                     bold=True,
                     size=theme.FONT_SMALL,

@@ -18,6 +18,11 @@ def _ticket(name: JSON) -> JSONObject:
     return t(f"sy.ticket.{txt(name)}")
 
 
+def _by(name: JSON) -> JSONObject:
+    """How a move went, as each language says it ("by Taxi", "en métro", "con un boleto negro")."""
+    return t(f"sy.by.{txt(name)}")
+
+
 def _tickets(tickets: JSON) -> JSONObject:
     counts = obj(tickets)
     return t(
@@ -144,22 +149,20 @@ class ScotlandYardSummary:
                 "sy.sum.did.move",
                 {
                     "figure": txt(intent.get("figure")),
-                    "ticket": _ticket(intent.get("ticket")),
+                    "by": _by(intent.get("ticket")),
                     "station": num(intent.get("station")),
                 },
             )
         if kind == "sy.x_move":
-            return Line(
-                "sy.sum.did.x_move", {"ticket": _ticket(intent.get("ticket")), "station": num(intent.get("station"))}
-            )
+            return Line("sy.sum.did.x_move", {"by": _by(intent.get("ticket")), "station": num(intent.get("station"))})
         if kind == "sy.x_double":
             first, second = obj(intent.get("first")), obj(intent.get("second"))
             return Line(
                 "sy.sum.did.x_double",
                 {
-                    "ticket1": _ticket(first.get("ticket")),
+                    "by1": _by(first.get("ticket")),
                     "station1": num(first.get("station")),
-                    "ticket2": _ticket(second.get("ticket")),
+                    "by2": _by(second.get("ticket")),
                     "station2": num(second.get("station")),
                 },
             )

@@ -27,6 +27,7 @@ let ws = null;
 let fatal = false;
 let nextId = 1;
 let retry = 0;
+let inbox = Promise.resolve();  // the messages being handled, in the order they came
 const waiting = new Map();
 const games = {};  // rules -> {host, facts} once its phone module (games/<rules>.js) and facts are loaded
 
@@ -85,7 +86,9 @@ function connect() {
   setStatus(retry ? "reconnecting" : "connecting");
   ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/host/ws");
   ws.onopen = () => ws.send(JSON.stringify({ type: "hello", token }));
-  ws.onmessage = (ev) => receive(JSON.parse(ev.data));
+  // One message at a time, in order: the first state waits until the welcome's texts are loaded, so a
+  // French table's page is French from its first picture (not English until the next change).
+  ws.onmessage = (ev) => { const msg = JSON.parse(ev.data); inbox = inbox.then(() => receive(msg), () => receive(msg)); };
   ws.onclose = () => {
     ws = null;
     for (const [, w] of waiting) w.reject(null);
@@ -102,6 +105,7 @@ async function receive(msg) {
     retry = 0;
     await loadTexts(msg.lang);
     setStatus("connected");
+    render(H.tab !== "new");  // a state shown before (a reconnect) gets the words of this language
   } else if (msg.type === "error") {
     fatal = true;
     notice(msg.text || msg.code);
@@ -150,6 +154,14 @@ async function act(op, args, done) {
 }
 
 /* -- the page ----------------------------------------------------------------------------------- */
+/* A saved game's heading: its title, after its game's name unless the title already starts with it
+   ("Scotland Yard 28.11. 20:15", not "Scotland Yard · Scotland Yard 28.11. 20:15"); as
+   companion/app/history.py heading(). */
+function heading(game, title) {
+  if (!title) return game;
+  return title.toLowerCase().startsWith(String(game).toLowerCase()) ? title : game + " · " + title;
+}
+
 function go(tab) {
   H.tab = TABS.includes(tab) ? tab : "game";
   if (location.hash !== "#" + H.tab) history.replaceState(null, "", "#" + H.tab);
@@ -188,8 +200,9 @@ function gameScreen() {
         H.state.games.length ? el("button", { "data-go": "saved", onclick: () => go("saved") }, t("host.tab.saved")) : null)));
     return box;
   }
+  const named = heading(current.game, current.title) === current.title;  // the title says the game's name already
   box.append(el("section", {},
-    el("h2", {}, current.game),
+    named ? null : el("h2", {}, current.game),
     el("div", { class: "big-title" }, current.title),
     current.over ? null : el("p", { "data-game-status": true }, current.status)));
   if (current.over && current.result) box.append(resultSection(current.result, true));
@@ -222,7 +235,7 @@ function codeBox(seat) {
 
 function resultSection(result, live) {
   const players = el("table", { class: "result" }, result.players.map((p) => el("tr", { class: p.winner ? "winner" : "" },
-    el("td", {}, p.label, p.role ? el("small", { class: "muted" }, " · " + p.role) : null),
+    el("td", {}, p.label, p.role && p.role !== p.label ? el("small", { class: "muted" }, " · " + p.role) : null),
     el("td", {}, p.score === null ? "" : t("host.points", { score: p.score })),
     el("td", {}, p.winner ? "★ " + t("host.winner") : ""))));
   const out = el("section", { "data-result": result.game_id },
@@ -386,7 +399,7 @@ async function start() {
   const setup = setupValue(rules);
   if (!setup) return;
   await act("new_game", { rules, setup, title: H.title }, (result) => {
-    notice(t("host.started", { id: result.game_id }), true);
+    notice(t("host.started", { game: setupOf(rules).name }), true);
     const host = gameParts(rules).host;
     if (host.started) host.started(setup, hostContext(rules));
     H.chosen = null;
@@ -427,7 +440,7 @@ function historyScreen() {
     const people = play.players.map((p) => p.label + (p.score === null ? "" : " " + p.score) + (p.winner ? " ★" : "")).join(", ");
     const shown = H.bgstats[play.game_id];
     box.append(el("section", { "data-play": play.game_id },
-      el("h2", {}, play.game + " · " + play.title),
+      el("h2", {}, heading(play.game, play.title)),
       el("p", {}, t("host.history_line", { when: play.when, minutes: play.minutes, how: play.how })),
       el("p", {}, people),
       shown ? bgstatsBox(shown, false) : el("button", { "data-play-bgstats": play.game_id, onclick: async () => {

@@ -46,6 +46,7 @@ const C = (() => {
   let pending = null;        // {id, label} while an intent waits for the Pi
   let state = null;          // the latest {type:"state", ...}
   let mySeat = null;         // the seat id from the welcome ("@table" for the table link)
+  let you = null;            // the welcome's {label: {code, params}, name}: whose phone this is, in words
   let ui = {};               // per-screen choices (selected figure, ...), kept across re-renders
   let reconnectTimer = null;
   let received = 0;          // states received, so a state that waited for its game's module never wins over a newer one
@@ -147,6 +148,7 @@ const C = (() => {
       case "welcome": {
         retry = 0;
         mySeat = msg.seat;
+        you = msg.you || null;
         languages = msg.languages || [];
         ownLang = !!msg.own_lang;
         const mine = localStorage.getItem(langKey);
@@ -283,6 +285,13 @@ const C = (() => {
     const main = document.getElementById("main");
     const game = loaded[state.game] || { render: fallback.render, facts: {} };
     document.getElementById("title").textContent = state.title || t("game." + state.game);
+    // Whose phone it is, under the title: "Mister X · Alice", "Détective 1 · Bob", "Bleu".
+    const seat = document.getElementById("seat");
+    if (seat && you) {
+      const words = [you.label ? said(you.label) : "", you.name || ""].filter(Boolean).join(" · ");
+      seat.textContent = words.charAt(0).toUpperCase() + words.slice(1);  // "Azul", a colour's name alone
+      seat.dataset.seat = mySeat || "";
+    }
     // ctx.seat: this phone's seat ("@table" for the table link), as the welcome named it.
     const screen = game.render(state, { t, el, send, ui, busy: !!pending, rerender: render, facts: game.facts, seat: mySeat });
     if (state.can_undo) {  // named: what it takes back (the game's words for this seat)

@@ -1,7 +1,8 @@
 /* Text templates, exactly as companion/app/i18n.py renders them (tests/browser compares the two):
  * {name} is a parameter (whole numbers get the language's digit grouping; {name:>4} pads it), {{ and }} are literal
  * braces, {count, plural, =0 {…} one {# ticket} other {# tickets}} picks a form by the number
- * (# is that number). The language's plural rule (CLDR syntax, whole numbers) and grouping come
+ * (# is that number); {ticket, select, bus {de bus} other {…}} picks a branch by an id (the value of
+ * ticket), else other. The language's plural rule (CLDR syntax, whole numbers) and grouping come
  * from its catalogue: language.plural, language.group, language.group_from.
  */
 
@@ -75,6 +76,7 @@ function show(value, lang) {
 const NAME = /\s*([A-Za-z_][A-Za-z0-9_]*)\s*/y;
 const WIDTH = /(?::([<>]?)(\d+))?\}/y;
 const BRANCH = /(=\d+|[a-z]+)\s*\{/y;
+const WORD = /([A-Za-z0-9_]+)\s*\{/y;
 
 function match(re, s, i) {
   re.lastIndex = i;
@@ -83,17 +85,18 @@ function match(re, s, i) {
 
 /* Fill a template; a parameter missing from params stays as {name}. Throws TemplateError. */
 export function render(template, params, lang) {
-  const [out, end] = segment(template, 0, params || {}, lang, null);
+  const [out, end] = segment(template, 0, params || {}, lang, null, false);
   if (end !== template.length) throw new TemplateError("unmatched } in " + template);
   return out;
 }
 
-function segment(s, i, params, lang, number) {
+/* Up to an unmatched } (the end of a plural or select branch: branch) or the end; # is number. */
+function segment(s, i, params, lang, number, branch) {
   let out = "";
   while (i < s.length) {
     const ch = s[i];
     if (ch === "{" && s.startsWith("{{", i)) { out += "{"; i += 2; }
-    else if (ch === "}" && number === null && s.startsWith("}}", i)) { out += "}"; i += 2; }
+    else if (ch === "}" && !branch && s.startsWith("}}", i)) { out += "}"; i += 2; }
     else if (ch === "}") return [out, i];
     else if (ch === "#" && number !== null) { out += number; i += 1; }
     else if (ch === "{") {
@@ -111,8 +114,12 @@ function segment(s, i, params, lang, number) {
         continue;
       }
       const kind = s.startsWith(",", i) ? match(NAME, s, i + 1) : null;
-      if (!kind || kind[1] !== "plural" || !s.startsWith(",", NAME.lastIndex)) throw new TemplateError("bad placeholder " + name);
-      const [chosen, next] = plural(s, NAME.lastIndex + 1, params, lang, has ? params[name] : null);
+      if (!kind || (kind[1] !== "plural" && kind[1] !== "select") || !s.startsWith(",", NAME.lastIndex)) {
+        throw new TemplateError("bad placeholder " + name);
+      }
+      const [chosen, next] = kind[1] === "select"
+        ? select(s, NAME.lastIndex + 1, params, lang, number, has ? params[name] : null)
+        : plural(s, NAME.lastIndex + 1, params, lang, has ? params[name] : null);
       out += has ? chosen : "{" + name + "}";
       i = next;
     } else { out += ch; i += 1; }
@@ -131,7 +138,7 @@ function plural(s, i, params, lang, value) {
     const m = match(BRANCH, s, i);
     if (!m) throw new TemplateError("bad plural branch in " + s);
     if (!m[1].startsWith("=") && !CATEGORIES.includes(m[1])) throw new TemplateError("unknown plural form " + m[1]);
-    const [body, end] = segment(s, BRANCH.lastIndex, params, lang, number);
+    const [body, end] = segment(s, BRANCH.lastIndex, params, lang, number, true);
     if (!s.startsWith("}", end)) throw new TemplateError("unclosed plural branch in " + s);
     forms[m[1]] = body;
     i = end + 1;
@@ -140,4 +147,22 @@ function plural(s, i, params, lang, value) {
   if (n === null) return [forms.other, i + 1];
   const exact = forms["=" + n];
   return [exact !== undefined ? exact : (forms[lang.rule(n)] !== undefined ? forms[lang.rule(n)] : forms.other), i + 1];
+}
+
+/* The branch named by the value (an id such as "bus"), else other. */
+function select(s, i, params, lang, number, value) {
+  const forms = {};
+  for (;;) {
+    while (i < s.length && /\s/.test(s[i])) i += 1;
+    if (s.startsWith("}", i)) break;
+    const m = match(WORD, s, i);
+    if (!m) throw new TemplateError("bad select branch in " + s);
+    const [body, end] = segment(s, WORD.lastIndex, params, lang, number, true);
+    if (!s.startsWith("}", end)) throw new TemplateError("unclosed select branch in " + s);
+    forms[m[1]] = body;
+    i = end + 1;
+  }
+  if (!("other" in forms)) throw new TemplateError("a select needs an 'other' branch: " + s);
+  const chosen = typeof value === "string" && Object.prototype.hasOwnProperty.call(forms, value) ? forms[value] : forms.other;
+  return [chosen, i + 1];
 }

@@ -269,7 +269,7 @@ function vmStacks(view, { el, t, facts }) {
           city.mission ? el("div", {}, t("phone.vm.mission", { reward: city.mission.reward === null ? "?" : city.mission.reward })) : null));
   });
   return el("section", { "data-section": "stacks" }, el("h2", {}, t("phone.vm.stacks")),
-    el("table", {}, el("tr", {}, el("th", {}, ""), el("th", {}, t("phone.vm.height_short")),
+    el("table", { class: "vm-stacks" }, el("tr", {}, el("th", {}, ""), el("th", {}, t("phone.vm.height_short")),
       el("th", {}, view.seat ? t("phone.vm.my_agents") : t("phone.vm.standing"))), rows),
     el("div", { class: "muted vm-small", style: "margin-top:4px" }, view.seat ? t("phone.vm.position_hint") : t("phone.vm.bshort_legend")));
 }
@@ -486,6 +486,7 @@ button.vm-b { min-width:0; padding:6px 10px; font-size:15px; }
 .vm-stat b { font-size:22px; line-height:1.1; } .vm-stat small { font-size:12px; color:var(--muted); line-height:1.2; }
 .vm-small { font-size:13px; }
 .vm-dots { letter-spacing:2px; color:var(--accent); white-space:nowrap; }
+.vm-stacks th { font-size:13px; } .vm-stacks td, .vm-stacks th { padding:4px 4px; }  /* "Hauteur" beside "#2 Homme de main" */
 .vm td [data-mine] { margin:2px 0; }
 .vm-pilelist { margin:6px 0 0; padding-left:26px; } .vm-pilelist li { margin:4px 0; }
 .vm-res { margin:0; padding-left:24px; } .vm-res li { margin:5px 0; } .vm-res li.now { font-weight:700; }

@@ -45,6 +45,7 @@ from companion.core.errors import CompanionError, MalformedInput
 from companion.core.events import Undo
 from companion.core.game import Game, intent_codec
 from companion.core.jsonvalue import JSON, JSONObject, loads
+from companion.files import private_dir, write_atomic
 from companion.games import game_names, get_rules, get_summary
 
 # Each command imports what only it needs, so `companion run` starts with less.
@@ -60,7 +61,7 @@ def _json_arg(value: str) -> JSON:
 
 
 def _store(config: Config) -> Store:
-    config.data_dir.mkdir(parents=True, exist_ok=True)
+    private_dir(config.data_dir)  # 0700, its files 0600, whatever the umask (an older one is fixed)
     return Store(config.store_path)
 
 
@@ -416,7 +417,8 @@ def cmd_export(args: argparse.Namespace, config: Config) -> int:
 
     with _store(config) as store:
         data = export_game(store, args.id)
-    Path(args.file).write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", "utf-8")
+    # Every secret of the game is in it: its owner's alone, and written whole or not at all.
+    write_atomic(Path(args.file), json.dumps(data, indent=1, ensure_ascii=False) + "\n")
     print(_say(args, "cli.export.done", id=args.id, file=args.file))
     return 0
 

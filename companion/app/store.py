@@ -22,6 +22,7 @@ from typing import Any, TypeVar
 
 from companion.core.errors import CompanionError
 from companion.core.jsonvalue import JSON, JSONObject, dumps, loads
+from companion.files import private_file, restrict
 
 T = TypeVar("T")
 
@@ -120,7 +121,13 @@ def _now() -> str:
 
 
 def connect(path: Path | str) -> sqlite3.Connection:
-    """Open (and upgrade) a store file with the durability settings; used by the writer thread."""
+    """Open (and upgrade) a store file with the durability settings; used by the writer thread.
+    The file is its owner's alone (0600, whatever the umask; an older one is made so), and so are
+    SQLite's ``-wal`` and ``-shm`` beside it (SQLite gives them the database file's mode)."""
+    if str(path) != ":memory:" and Path(path).parent.is_dir():
+        private_file(path)
+        for suffix in ("-wal", "-shm", "-journal"):
+            restrict(Path(f"{path}{suffix}"))  # left by an older version
     db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=True)
     db.execute("PRAGMA journal_mode=WAL")
     db.execute("PRAGMA synchronous=FULL")

@@ -42,6 +42,7 @@ from companion.core.audience import Audience
 from companion.core.errors import CompanionError, MalformedInput
 from companion.core.events import Undo
 from companion.core.jsonvalue import JSON, JSONObject
+from companion.files import private_dir
 
 log = logging.getLogger(__name__)
 
@@ -73,8 +74,8 @@ class WriterLock:
     def try_acquire(self, role: str) -> bool:
         """Take the lock if nobody holds it; ``False`` if another process does."""
         try:
-            self.data_dir.mkdir(parents=True, exist_ok=True)
-            fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+            private_dir(self.data_dir)  # the saved games are this user's alone (0700, files 0600)
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
         except PermissionError:
             # Another user's directory (e.g. the service's): we cannot write here, so we cannot be the writer.
             return False

@@ -93,7 +93,7 @@ class Box:
         )
         self.output = []
         if log is not None:
-            self._wait_listening(proc)
+            self.wait_listening(proc)
             return proc
         lines: queue.Queue[str] = queue.Queue()
 
@@ -119,7 +119,7 @@ class Box:
         proc.kill()
         raise AssertionError("serve did not come up:\n" + "".join(self.output))
 
-    def _wait_listening(self, proc: subprocess.Popen[str], timeout: float = 60.0) -> None:
+    def wait_listening(self, proc: subprocess.Popen[str], timeout: float = 60.0) -> None:
         """Until the server answers on its port (its output goes to a file)."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
@@ -153,3 +153,30 @@ def stop(proc: subprocess.Popen[str], sig: int = signal.SIGKILL, timeout: float 
     if proc.poll() is None:
         proc.send_signal(sig)
     return proc.wait(timeout)
+
+
+class FakeSystemd:
+    def __init__(self, folder: Path) -> None:
+        self.path = folder / "notify.sock"
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+        self.sock.bind(str(self.path))
+        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_PASSCRED, 1)
+        self.messages: list[tuple[int, list[str]]] = []
+
+    def wait_for(self, field: str, timeout: float = 60) -> list[str]:
+        """The next message holding ``field`` (e.g. READY=1 or a STATUS= prefix)."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            self.sock.settimeout(max(0.05, deadline - time.monotonic()))
+            try:
+                data, anc, _, _ = self.sock.recvmsg(65536, socket.CMSG_SPACE(12))
+            except TimeoutError:
+                break
+            pid = next(
+                (int.from_bytes(d[:4], sys.byteorder) for _, kind, d in anc if kind == socket.SCM_CREDENTIALS), 0
+            )
+            lines = data.decode().split("\n")
+            self.messages.append((pid, lines))
+            if any(line.startswith(field) for line in lines):
+                return lines
+        raise AssertionError(f"no {field} in {self.messages}")

@@ -270,6 +270,45 @@ class Store:
 
         return self._call(work)
 
+    def import_game(
+        self,
+        rules: str,
+        title: str,
+        config: JSONObject,
+        seed: int,
+        events: Sequence[StoredEvent],
+        status: str,
+        checkpoints: tuple[str, Sequence[tuple[int, str]]] | None = None,
+        make_current: bool = False,
+    ) -> int:
+        """A whole game at once — header, events, status and checkpoints (version, states) — in one
+        transaction: what cannot be stored leaves nothing behind (no empty game in the list)."""
+        rows = [(e.seq, e.action, dumps(e.body), e.source or None) for e in events]
+
+        def work(db: sqlite3.Connection) -> int:
+            now = _now()
+            db.execute("BEGIN IMMEDIATE")
+            cur = db.execute(
+                "INSERT INTO games (rules, title, config, seed, created, updated, status) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (rules, title, dumps(config), seed, now, now, status),
+            )
+            game_id = int(cur.lastrowid or 0)
+            db.executemany(
+                "INSERT INTO events (game_id, seq, action, body, source) VALUES (?, ?, ?, ?, ?)",
+                [(game_id, *row) for row in rows],
+            )
+            if checkpoints is not None:
+                version, states = checkpoints
+                db.executemany(
+                    "INSERT INTO checkpoints VALUES (?, ?, ?, ?)", [(game_id, a, version, st) for a, st in states]
+                )
+            if make_current:
+                _set_meta(db, "current_game", str(game_id))
+            db.execute("COMMIT")
+            return game_id
+
+        return self._call(work)
+
     def set_current(self, game_id: int | None) -> None:
         def work(db: sqlite3.Connection) -> None:
             if game_id is None:

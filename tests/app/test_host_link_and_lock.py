@@ -124,6 +124,16 @@ lock.release()
 """
 
 
+def hold_lock(box: Box) -> subprocess.Popen[str]:
+    """A process holding the data directory's lock as an offline command does, until told (a line)."""
+    env = {**box.env(), "PYTHONPATH": str(ROOT)}
+    holder = subprocess.Popen(
+        [sys.executable, "-c", HOLDER, str(box.data)], env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+    )
+    assert holder.stdout is not None and holder.stdout.readline().strip() == "HOLDING"
+    return holder
+
+
 def test_the_service_waits_for_an_offline_command_instead_of_exiting(tmp_path: Path) -> None:
     """Item 11. An offline command holds the lock; ``companion serve`` started by systemd (its
     notification socket played by the test) waits — it does not exit (on main: at once, exit 2),
@@ -131,11 +141,7 @@ def test_the_service_waits_for_an_offline_command_instead_of_exiting(tmp_path: P
     command is done it comes up (``READY=1``) and serves."""
     box = Box(tmp_path)
     assert box.cli("new", "scotland_yard", "--setup", SETUP).returncode == 0
-    env = {**box.env(), "PYTHONPATH": str(ROOT)}
-    holder = subprocess.Popen(
-        [sys.executable, "-c", HOLDER, str(box.data)], env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
-    )
-    assert holder.stdout is not None and holder.stdout.readline().strip() == "HOLDING"
+    holder = hold_lock(box)
     systemd = FakeSystemd(tmp_path)
     log = (tmp_path / "serve.log").open("wb")
     service_env = {**box.env(), "NOTIFY_SOCKET": str(systemd.path), "WATCHDOG_USEC": "4000000"}
@@ -176,11 +182,7 @@ def test_a_terminal_serve_waits_for_an_offline_command_but_not_for_another_serve
     (the second ``serve`` is refused at once with what to do, as before)."""
     box = Box(tmp_path)
     assert box.cli("new", "scotland_yard", "--setup", SETUP).returncode == 0
-    env = {**box.env(), "PYTHONPATH": str(ROOT)}
-    holder = subprocess.Popen(
-        [sys.executable, "-c", HOLDER, str(box.data)], env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
-    )
-    assert holder.stdout is not None and holder.stdout.readline().strip() == "HOLDING"
+    holder = hold_lock(box)
     server = subprocess.Popen(
         [sys.executable, "-m", "companion.cli", "serve"],
         env=box.env(),

@@ -45,7 +45,8 @@ from companion.core.audience import Audience
 from companion.core.errors import CompanionError, MalformedInput
 from companion.core.events import Undo
 from companion.core.game import Game, intent_codec
-from companion.core.jsonvalue import JSON, JSONObject, loads
+from companion.core.jsonvalue import JSON, JSONObject, has_lone_surrogate, loads
+from companion.files import private_dir, write_atomic
 from companion.games import game_names, get_summary
 
 # Each command imports what only it needs, so `companion run` starts with less.
@@ -53,15 +54,21 @@ T = TypeVar("T")
 
 
 def _json_arg(value: str) -> JSON:
-    text_ = Path(value[1:]).read_text("utf-8") if value.startswith("@") else value
+    if value.startswith("@"):
+        from companion.app.savedgame import read_game_file
+
+        return read_game_file(value[1:])  # its limits and one-line refusals
     try:
-        return loads(text_)
-    except ValueError as exc:
-        raise MalformedInput("malformed.json", f"not JSON: {exc}") from None
+        data = loads(value)
+    except (ValueError, RecursionError) as exc:
+        raise MalformedInput("malformed.json", f"not JSON: {str(exc)[:80]}") from None
+    if has_lone_surrogate(data):
+        raise MalformedInput("malformed.json", "text that cannot be stored (a lone surrogate)")
+    return data
 
 
 def _store(config: Config) -> Store:
-    config.data_dir.mkdir(parents=True, exist_ok=True)
+    private_dir(config.data_dir)  # 0700, its files 0600, whatever the umask (an older one is fixed)
     return Store(config.store_path)
 
 
@@ -159,6 +166,7 @@ def cmd_games(args: argparse.Namespace, config: Config) -> int:
 
 def cmd_new(args: argparse.Namespace, config: Config) -> int:
     from companion.app import readable
+    from companion.app.savedgame import check_title
 
     rules_name = args.game
     if rules_name not in game_names():  # refused before anything else, with the games there are
@@ -190,6 +198,7 @@ def cmd_new(args: argparse.Namespace, config: Config) -> int:
         return 2
     name = readable.phrase(f"{summary.prefix}.sum.game", {}, args.language)
     title = args.title or f"{name} {datetime.datetime.now().strftime('%d.%m. %H:%M')}"  # as the touchscreen names it
+    check_title(title)
     result, through_app = _writing(
         config,
         lambda: asyncio.run(_with_table(config, lambda t: t.new_game(rules_name, setup, title))),
@@ -455,7 +464,8 @@ def cmd_export(args: argparse.Namespace, config: Config) -> int:
 
     with _store(config) as store:
         data = export_game(store, args.id)
-    Path(args.file).write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", "utf-8")
+    # Every secret of the game is in it: its owner's alone, and written whole or not at all.
+    write_atomic(Path(args.file), json.dumps(data, indent=1, ensure_ascii=False) + "\n")
     print(_say(args, "cli.export.done", id=args.id, file=args.file))
     return 0
 
@@ -500,7 +510,9 @@ def cmd_host_link(args: argparse.Namespace, config: Config) -> int:
 
     link = HostLink(config.data_dir)
     token = link.rotate() if args.new else link.token()
-    url = host_url(phone_address(config.public_address), config.port, token)
+    # The port the running table really serves (`serve --port`, a fallback port), else the configured one.
+    port = WriterLock(config.data_dir).running_port() or config.port
+    url = host_url(phone_address(config.public_address), port, token)
     if args.qr:
         print(qr_terminal(url))
     print(url)
@@ -558,6 +570,15 @@ def cmd_serve(args: argparse.Namespace, config: Config) -> int:
 
 
 # -- the parser ----------------------------------------------------------------------------------------
+def _number(text: str) -> int:
+    """A game id or a seq: an integer the saved games can hold (a larger one names nothing)."""
+    value = int(text)
+    if not -(2**63) <= value < 2**63:
+        shown = text if len(text) <= 24 else text[:24] + "…"
+        raise argparse.ArgumentTypeError(f"{shown} is larger than any saved game's number")
+    return value
+
+
 GAMES_HELP = ", ".join(game_names())
 
 
@@ -642,7 +663,7 @@ def build_parser(just_run: bool = False) -> argparse.ArgumentParser:
         p.add_argument("--port", type=int, help="port for phones (default: [server] port, 8080; 0 = any free)")
 
     def game_arg(p: argparse.ArgumentParser) -> None:
-        p.add_argument("--game", type=int, metavar="ID", help="a saved game's id (default: the open game)")
+        p.add_argument("--game", type=_number, metavar="ID", help="a saved game's id (default: the open game)")
 
     def json_arg(p: argparse.ArgumentParser, what: str) -> None:
         p.add_argument("--json", action="store_true", help=f"print {what} as JSON")
@@ -677,24 +698,24 @@ def build_parser(just_run: bool = False) -> argparse.ArgumentParser:
             )
         p.add_argument("--as", dest="actor", required=True, help="who acts: table or a seat id")
         game_arg(p)
-        p.add_argument("--seq", type=int, help="the state you saw (default: the current one)")
+        p.add_argument("--seq", type=_number, help="the state you saw (default: the current one)")
         json_arg(p, "the acknowledgement")
     p = add("history", cmd_history, "list finished games (date, duration, players, scores, winners)")
     form = p.add_mutually_exclusive_group()
     form.add_argument("--csv", action="store_true", help="print CSV, one row per player of every game")
     form.add_argument("--json", action="store_true", help="print JSON")
-    p.add_argument("--bgstats", type=int, metavar="ID", help="print the BG Stats link of finished game ID")
+    p.add_argument("--bgstats", type=_number, metavar="ID", help="print the BG Stats link of finished game ID")
     p.add_argument("--qr", action="store_true", help="with --bgstats: also draw its QR code to scan with BG Stats")
     p = add("host-link", cmd_host_link, "print the host page's link (on a Pi running the service: with sudo)")
     p.add_argument("--qr", action="store_true", help="also draw its QR code")
     p.add_argument("--new", action="store_true", help="make a new link; the old one stops working at once")
     p = add("open", cmd_open, "make a saved game the open one")
-    p.add_argument("id", type=int, help="the saved game's id (see companion games)")
+    p.add_argument("id", type=_number, help="the saved game's id (see companion games)")
     p = add("delete", cmd_delete, "delete a saved game")
-    p.add_argument("id", type=int, help="the saved game's id (see companion games)")
+    p.add_argument("id", type=_number, help="the saved game's id (see companion games)")
     p.add_argument("--yes", action="store_true", help="really delete it (it cannot be undone)")
     p = add("export", cmd_export, "write a game to a JSON file (every secret included: a backup)")
-    p.add_argument("id", type=int, help="the saved game's id")
+    p.add_argument("id", type=_number, help="the saved game's id")
     p.add_argument("file", help="the file to write")
     p = add("import", cmd_import, "read a game from a JSON file")
     p.add_argument("file", help="a file written by companion export")

@@ -14,11 +14,8 @@ uid that the two tables map to different pieces.
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
 import queue
-import tempfile
 import threading
 import time
 from collections.abc import Iterator, Mapping
@@ -27,6 +24,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from companion.core.errors import CompanionError
+from companion.files import write_atomic
 from hardware.events import HardwareEvent, TagSeen
 from hardware.frames import normalize_uid
 
@@ -245,19 +243,9 @@ class TagTable:
 
 
 def _write_atomic(path: Path, data: Mapping[str, Any]) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    text = json.dumps(data, indent=1, ensure_ascii=False) + "\n"
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
-        raise
+    """The table replaced whole (a power cut leaves the old one or the new one), its owner's alone."""
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    write_atomic(path, json.dumps(data, indent=1, ensure_ascii=False) + "\n")
 
 
 # ---------------------------------------------------------------------- the session

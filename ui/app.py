@@ -231,6 +231,8 @@ async def run(config: Config, fullscreen: bool = False, lock: WriterLock | None 
     ctl = Controller(config, store, table, links)
     await ctl.load()
     services = Services(config, ctl, bind_phones(config, ctl))
+    if ctl.phones.port:
+        lock.announce_port(ctl.phones.port)  # `companion host-link` prints the port phones really reach
 
     # These import Kivy: after prepare_kivy().
     from ui.shell import CompanionApp
@@ -274,12 +276,15 @@ async def run(config: Config, fullscreen: bool = False, lock: WriterLock | None 
 
 
 def main(config: Config) -> int:
-    # First of all, before any window: one writer per data directory (a second one is refused).
-    lock = WriterLock(config.data_dir).acquire("run")
-    try:
-        from companion.appliance.logs import setup_logging
+    from companion.appliance.hooks import lock_waiting
+    from companion.appliance.logs import setup_logging
 
-        setup_logging()  # before Kivy: Python logging only (to the journal under systemd), no Kivy log files
+    setup_logging()  # before Kivy: Python logging only (to the journal under systemd), no Kivy log files
+    # First of all, before any window: one writer per data directory (a second one is refused; an
+    # offline command, or under systemd anyone, is waited for: see WriterLock.acquire_waiting).
+    waiting, always = lock_waiting()
+    lock = WriterLock(config.data_dir).acquire_waiting("run", waiting, always)
+    try:
         fullscreen = fullscreen_wanted()
         prepare_kivy(fullscreen)
         return asyncio.run(run(config, fullscreen, lock))

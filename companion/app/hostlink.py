@@ -12,10 +12,11 @@ never logged; it appears in no view.
 from __future__ import annotations
 
 import hmac
-import os
 import secrets
 import threading
 from pathlib import Path
+
+from companion.files import private_dir, write_atomic
 
 TOKEN_FILE = "host-token"
 TOKEN_BYTES = 24  # 192 bits, like a seat's token
@@ -67,17 +68,9 @@ class HostLink:
         return text
 
     def _write(self, token: str) -> str:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        temporary = self.path.with_name(f".{TOKEN_FILE}.{os.getpid()}")
-        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "w", encoding="ascii") as fh:
-            fh.write(token + "\n")
-            fh.flush()
-            os.fsync(fh.fileno())
-        if hasattr(os, "geteuid") and os.geteuid() == 0:
-            # `sudo companion host-link` makes the file for the service: it must stay the service's.
-            owner = self.path.parent.stat()
-            os.chown(temporary, owner.st_uid, owner.st_gid)
-        os.replace(temporary, self.path)
+        folder = private_dir(self.path.parent)
+        # `sudo companion host-link` makes the file for the service: it must stay the service's.
+        owner = folder.stat()
+        write_atomic(self.path, token + "\n", owner=(owner.st_uid, owner.st_gid))  # old or new, whole
         self._cached = None
         return token

@@ -7,21 +7,26 @@ import concurrent.futures
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
+from companion.app.chance import Seeds
 from companion.app.store import GameHeader, Store, StoredEvent
 from companion.core.checkpoint import fold_key
 from companion.core.codec import Decoder
 from companion.core.errors import CompanionError, MalformedInput
 from companion.core.events import Event, Undone
 from companion.core.game import Entry, Game, event_codec
-from companion.core.jsonvalue import JSON, JSONObject, loads
+from companion.core.jsonvalue import JSON, JSONObject, has_lone_surrogate, loads
 from companion.core.recheck import IllegalLog, recheck
 from companion.core.rules import Rules
 from companion.games import get_rules
 
 EXPORT_FORMAT = "companion-game"
 EXPORT_VERSION = 1
+MIB = 1024 * 1024
+MAX_FILE = 16 * MIB  # bytes of a game file (a long evening's game is well under 1 MiB)
+TITLE_MAX = 80  # characters of a saved game's title
 
 
 @dataclass
@@ -198,7 +203,30 @@ def export_game(store: Store, game_id: int) -> JSONObject:
     }
 
 
+def read_game_file(path: Path | str) -> JSON:
+    """A game file's JSON, or a one-line refusal: larger than :data:`MAX_FILE` (``import.too_big``),
+    not UTF-8 (``import.not_utf8``), not JSON or nested deeper than JSON may be here
+    (``import.not_json``), text no file or database can hold (``import.bad_text``)."""
+    with open(path, "rb") as fh:
+        raw = fh.read(MAX_FILE + 1)
+    if len(raw) > MAX_FILE:
+        raise MalformedInput("import.too_big", "the file is larger than a game file can be", limit=MAX_FILE // MIB)
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise MalformedInput("import.not_utf8", "the file is not UTF-8 text") from None
+    try:
+        data = loads(text)
+    except (ValueError, RecursionError):
+        raise MalformedInput("import.not_json", "the file is not JSON (or nests too deep)") from None
+    if has_lone_surrogate(data):  # legal JSON, but no database or UTF-8 text can hold it
+        raise MalformedInput("import.bad_text", "the file holds text that cannot be stored (a lone surrogate)")
+    return data
+
+
 def parse_export(data: JSON) -> tuple[str, str, JSONObject, int, list[StoredEvent]]:
+    """The parts of a game file, checked for shape and limits (the rules check the rest)."""
+
     def bad(why: str) -> MalformedInput:
         return MalformedInput("import.malformed", f"not a Companion game file: {why}")
 
@@ -206,11 +234,16 @@ def parse_export(data: JSON) -> tuple[str, str, JSONObject, int, list[StoredEven
         raise bad("format")
     if data.get("version") != EXPORT_VERSION:
         raise bad("version")
+    if has_lone_surrogate(data):  # no database or UTF-8 text can hold it
+        raise MalformedInput("import.bad_text", "the file holds text that cannot be stored (a lone surrogate)")
     rules, title, config, seed, events = (data.get(k) for k in ("rules", "title", "config", "seed", "events"))
     if not isinstance(rules, str) or not isinstance(title, str) or not isinstance(config, dict):
         raise bad("header")
-    if isinstance(seed, bool) or not isinstance(seed, int) or not isinstance(events, list):
+    if isinstance(seed, bool) or not isinstance(seed, int) or not -(2**63) <= seed < 2**63:
+        raise bad("seed")
+    if not isinstance(events, list):
         raise bad("header")
+    check_title(title)
     stored = []
     for item in events:
         if not isinstance(item, dict) or set(item) != {"seq", "action", "event"}:
@@ -222,6 +255,13 @@ def parse_export(data: JSON) -> tuple[str, str, JSONObject, int, list[StoredEven
     return rules, title, config, seed, stored
 
 
+def check_title(title: str) -> str:
+    """A saved game's title: at most :data:`TITLE_MAX` characters (it is in every host page message)."""
+    if len(title) > TITLE_MAX:
+        raise MalformedInput("title.too_long", "the title is too long", limit=TITLE_MAX)
+    return title
+
+
 def status_for(rules: Rules[Any], state: Any) -> str:
     """What the store's game list shows for a game in ``state``."""
     return "finished" if rules.outcome(state) is not None else "playing"
@@ -231,13 +271,32 @@ def status_of(game: Game[Any]) -> str:
     return status_for(game.rules, game.state)
 
 
-def import_game(store: Store, data: JSON, make_current: bool = False) -> int:
-    """Check a game file by re-deciding it with its rules, then store it as a new game."""
-    rules, title, config, seed, stored = parse_export(data)
-    game = check_game(rules, config, seed, stored)  # refuse anything the rules would not have written
-    game_id = store.create_game(rules, title, config, seed, make_current=make_current)
-    if stored:
-        store.append(game_id, stored, status_of(game)).result()
-        # Checkpoints come only from this replay: a file never brings any in.
-        store.put_checkpoints(game_id, game.fold_key, checkpoint_rows(game))
-    return game_id
+def import_game(store: Store, data: JSON, make_current: bool = False, seeds: Seeds | None = None) -> int:
+    """Check a game file by re-deciding it with its rules, then store it as a new game, all at once.
+
+    A file fixes only the chance it records: the game gets a fresh seed (from ``seeds``, the
+    table's: fresh randomness, or a test's fixed sequence), so every draw after the import is new,
+    and chance its state holds for later draws (Victorian Masterminds' shuffle salt) is drawn
+    again from it as one more action (the rules' ``fresh_chance``). The recorded events fold to
+    the same state as before."""
+    rules_name, title, config, file_seed, stored = parse_export(data)
+    checked = check_game(rules_name, config, file_seed, stored)  # refuse anything the rules would not have written
+    seed = (seeds if seeds is not None else Seeds.from_environment()).next()
+    game = Game(checked.rules, config, seed, list(checked.entries))
+    drawn = game.rules.fresh_chance(game.state, game.rng())
+    events = list(stored)
+    if drawn:
+        codec = event_codec(game.rules)
+        events += [StoredEvent(e.seq, e.action, codec.encode(e.event)) for e in game.entries_for(drawn)]
+        game.commit(drawn)
+    # Checkpoints come only from this replay: a file never brings any in.
+    return store.import_game(
+        rules_name,
+        title,
+        config,
+        seed,
+        events,
+        status_of(game),
+        (game.fold_key, checkpoint_rows(game)) if events else None,
+        make_current=make_current,
+    )

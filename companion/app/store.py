@@ -22,6 +22,7 @@ from typing import Any, TypeVar
 
 from companion.core.errors import CompanionError
 from companion.core.jsonvalue import JSON, JSONObject, dumps, loads
+from companion.files import private_file, restrict
 
 T = TypeVar("T")
 
@@ -121,7 +122,13 @@ def _now() -> str:
 
 
 def connect(path: Path | str) -> sqlite3.Connection:
-    """Open (and upgrade) a store file with the durability settings; used by the writer thread."""
+    """Open (and upgrade) a store file with the durability settings; used by the writer thread.
+    The file is its owner's alone (0600, whatever the umask; an older one is made so), and so are
+    SQLite's ``-wal`` and ``-shm`` beside it (SQLite gives them the database file's mode)."""
+    if str(path) != ":memory:" and Path(path).parent.is_dir():
+        private_file(path)
+        for suffix in ("-wal", "-shm", "-journal"):
+            restrict(Path(f"{path}{suffix}"))  # left by an older version
     db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=True)
     db.execute("PRAGMA journal_mode=WAL")
     db.execute("PRAGMA synchronous=FULL")
@@ -257,6 +264,45 @@ class Store:
                 (rules, title, dumps(config), seed, now, now),
             )
             game_id = int(cur.lastrowid or 0)
+            if make_current:
+                _set_meta(db, "current_game", str(game_id))
+            db.execute("COMMIT")
+            return game_id
+
+        return self._call(work)
+
+    def import_game(
+        self,
+        rules: str,
+        title: str,
+        config: JSONObject,
+        seed: int,
+        events: Sequence[StoredEvent],
+        status: str,
+        checkpoints: tuple[str, Sequence[tuple[int, str]]] | None = None,
+        make_current: bool = False,
+    ) -> int:
+        """A whole game at once — header, events, status and checkpoints (version, states) — in one
+        transaction: what cannot be stored leaves nothing behind (no empty game in the list)."""
+        rows = [(e.seq, e.action, dumps(e.body), e.source or None) for e in events]
+
+        def work(db: sqlite3.Connection) -> int:
+            now = _now()
+            db.execute("BEGIN IMMEDIATE")
+            cur = db.execute(
+                "INSERT INTO games (rules, title, config, seed, created, updated, status) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (rules, title, dumps(config), seed, now, now, status),
+            )
+            game_id = int(cur.lastrowid or 0)
+            db.executemany(
+                "INSERT INTO events (game_id, seq, action, body, source) VALUES (?, ?, ?, ?, ?)",
+                [(game_id, *row) for row in rows],
+            )
+            if checkpoints is not None:
+                version, states = checkpoints
+                db.executemany(
+                    "INSERT INTO checkpoints VALUES (?, ?, ?, ?)", [(game_id, a, version, st) for a, st in states]
+                )
             if make_current:
                 _set_meta(db, "current_game", str(game_id))
             db.execute("COMMIT")

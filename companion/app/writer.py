@@ -9,7 +9,10 @@ what to do. The command line's writing commands (``new``, ``do``, ``undo``, ``op
 (mode 0600, and the peer's user id is checked), and the running table decides it like any other
 input. When that is not possible (another user's service), they refuse with a message.
 
-The lock file holds one JSON line ``{"pid", "role", "socket"}`` describing its holder. The socket
+The lock file (0600) holds one JSON line ``{"pid", "role", "socket", "port"}`` describing its holder
+(``port``: where it serves phones, for ``companion host-link``). ``run`` and ``serve`` wait for the
+lock while an offline command holds it, and as a service for whoever holds it
+(:meth:`WriterLock.acquire_waiting`). The socket
 speaks one JSON object per line each way:
 
 - ``{"op": "status"}`` → ``{"ok": true, "pid", "role", "game_id", "title", "seq"}``
@@ -33,22 +36,26 @@ import os
 import socket
 import struct
 import tempfile
+import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
-from companion.app.savedgame import import_game
+from companion.app.savedgame import MAX_FILE, MIB, check_title, import_game
 from companion.app.table import Table
 from companion.core.audience import Audience
 from companion.core.errors import CompanionError, MalformedInput
 from companion.core.events import Undo
-from companion.core.jsonvalue import JSON, JSONObject
+from companion.core.jsonvalue import JSON, JSONObject, has_lone_surrogate
+from companion.files import private_dir
 
 log = logging.getLogger(__name__)
 
 LOCK_NAME = "companion.lock"
 SOCKET_NAME = "companion.sock"
-MAX_REQUEST = 16 * 1024 * 1024  # one request line (an imported game file can be large)
+MAX_REQUEST = 3 * MAX_FILE  # one request line: a game file (at most 16 MiB) as compact JSON, with room
 SOCKET_PATH_MAX = 100  # AF_UNIX paths are limited to 107 bytes on Linux
+LOCK_POLL = 1.0  # seconds between two tries for a lock another process holds
 
 
 class AppRunning(CompanionError):
@@ -65,6 +72,8 @@ class WriterLock:
         self.path = self.data_dir / LOCK_NAME
         self._fd: int | None = None
         self.role = ""
+        self._socket: str | None = None
+        self._port: int | None = None
 
     @property
     def held(self) -> bool:
@@ -73,8 +82,8 @@ class WriterLock:
     def try_acquire(self, role: str) -> bool:
         """Take the lock if nobody holds it; ``False`` if another process does."""
         try:
-            self.data_dir.mkdir(parents=True, exist_ok=True)
-            fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+            private_dir(self.data_dir)  # the saved games are this user's alone (0700, files 0600)
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
         except PermissionError:
             # Another user's directory (e.g. the service's): we cannot write here, so we cannot be the writer.
             return False
@@ -86,7 +95,7 @@ class WriterLock:
                 return False
             raise
         self._fd, self.role = fd, role
-        self._write({"pid": os.getpid(), "role": role, "socket": None})
+        self._write_holder()
         return True
 
     def acquire(self, role: str) -> WriterLock:
@@ -95,9 +104,58 @@ class WriterLock:
             raise running_error(self.holder())
         return self
 
+    def acquire_waiting(
+        self, role: str, waiting: Callable[[str], None] | None = None, always: bool = False
+    ) -> WriterLock:
+        """Take the lock, waiting for it while an offline command (``companion import`` of a long
+        game, ...) holds it — or, with ``always`` (the app run as a service), whoever holds it —
+        instead of exiting: a service that exits is restarted, and after a few restarts in a row
+        systemd gives up on it. ``waiting(text)`` is told why, about every second (the service's
+        status, its watchdog); another ``run``/``serve`` at a terminal is still refused at once."""
+        said = ""
+        while not self.try_acquire(role):
+            holder = self.holder()
+            if not always and holder.get("role") != "cli":
+                raise running_error(holder)
+            text = waiting_text(holder)
+            if text != said:
+                log.warning("%s", text)
+                said = text
+            if waiting is not None:
+                waiting(text)
+            time.sleep(LOCK_POLL)
+        return self
+
     def announce(self, socket_path: Path) -> None:
         """Tell other commands where the running app listens."""
-        self._write({"pid": os.getpid(), "role": self.role, "socket": str(socket_path)})
+        self._socket = str(socket_path)
+        self._write_holder()
+
+    def announce_port(self, port: int) -> None:
+        """Tell other commands the port the running app serves phones on (``companion host-link``)."""
+        self._port = port
+        self._write_holder()
+
+    def running_port(self) -> int | None:
+        """The phone port of the app holding this lock now (``None``: nothing runs, or it does not say)."""
+        if not self.held_elsewhere():
+            return None
+        port = self.holder().get("port")
+        return port if isinstance(port, int) and not isinstance(port, bool) else None
+
+    def held_elsewhere(self) -> bool:
+        """Whether another process holds the lock (read only: nothing is made or taken)."""
+        try:
+            fd = os.open(self.path, os.O_RDONLY | os.O_CLOEXEC)
+        except OSError:
+            return False
+        try:
+            fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        except OSError:
+            return True
+        finally:
+            os.close(fd)  # (a shared lock taken here goes with the descriptor)
+        return False
 
     def holder(self) -> JSONObject:
         """What the lock file says about its holder (``{}`` if it cannot be read)."""
@@ -120,6 +178,12 @@ class WriterLock:
     def __exit__(self, *exc: object) -> None:
         self.release()
 
+    def _write_holder(self) -> None:
+        holder: JSONObject = {"pid": os.getpid(), "role": self.role, "socket": self._socket}
+        if self._port is not None:
+            holder["port"] = self._port
+        self._write(holder)
+
     def _write(self, data: JSONObject) -> None:
         assert self._fd is not None
         raw = (json.dumps(data) + "\n").encode("utf-8")
@@ -136,6 +200,15 @@ def running_error(holder: JSONObject) -> AppRunning:
         pid=str(pid) if isinstance(pid, int) else "?",  # a process id, never digit-grouped
         command=f"companion {role}" if isinstance(role, str) and role else "companion",
     )
+
+
+def waiting_text(holder: JSONObject) -> str:
+    """What a service waiting for the lock says (``systemctl status``, ``companion status``)."""
+    pid = holder.get("pid")
+    role = holder.get("role")
+    command = f"companion {role}" if isinstance(role, str) and role and role != "cli" else "a companion command"
+    who = f"process {pid}" if isinstance(pid, int) else "another process"
+    return f"waiting for the saved games: {command} ({who}) is using them"
 
 
 def socket_path_for(data_dir: Path) -> Path:
@@ -205,8 +278,13 @@ class CommandServer:
             if not _same_user(writer):
                 log.warning("refused a local command from another user")
                 return
-            line = await reader.readline()
-            reply = await self.answer(line)
+            try:
+                line = await reader.readline()
+            except (asyncio.LimitOverrunError, ValueError):  # more than a request may be: say so
+                too_big = MalformedInput("import.too_big", "the request is too large", limit=MAX_FILE // MIB)
+                line, reply = b"", {"ok": False, **too_big.to_json(), "message": too_big.message}
+            else:
+                reply = await self.answer(line)
             writer.write((json.dumps(reply, ensure_ascii=False) + "\n").encode("utf-8"))
             await writer.drain()
         except (ConnectionError, asyncio.IncompleteReadError, asyncio.LimitOverrunError, ValueError):
@@ -222,8 +300,10 @@ class CommandServer:
         try:
             try:
                 request = json.loads(line)
-            except ValueError:
+            except (ValueError, RecursionError):
                 raise MalformedInput("malformed.json", "a request is one JSON object per line") from None
+            if has_lone_surrogate(request):  # no database can hold it: refused before anything
+                raise MalformedInput("malformed.json", "a request holds text that cannot be stored")
             if not isinstance(request, dict):
                 raise MalformedInput("malformed.envelope", "a request is a JSON object")
             return {"ok": True, **(await self._do(request))}
@@ -246,7 +326,7 @@ class CommandServer:
             rules, setup, title = request.get("rules"), request.get("setup"), request.get("title", "")
             if not isinstance(rules, str) or not isinstance(setup, dict) or not isinstance(title, str):
                 raise MalformedInput("malformed.envelope", "new needs rules, setup and title")
-            return {"game_id": await table.new_game(rules, setup, title)}
+            return {"game_id": await table.new_game(rules, setup, check_title(title))}
         if op == "do":
             return await self._submit(request)
         if op in ("open", "delete"):
@@ -255,7 +335,7 @@ class CommandServer:
             return {"game_id": game_id}
         if op == "import":
             make_current = request.get("open") is True
-            game_id = await asyncio.to_thread(import_game, table.store, request.get("data"), False)
+            game_id = await asyncio.to_thread(import_game, table.store, request.get("data"), False, table.seeds)
             if make_current:
                 await table.open_game(game_id)
             return {"game_id": game_id}
@@ -278,7 +358,8 @@ class CommandServer:
 
 
 def _int(value: JSON, field: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
+    """An integer SQLite can hold (ids and seqs; a larger one names nothing either)."""
+    if isinstance(value, bool) or not isinstance(value, int) or not -(2**63) <= value < 2**63:
         raise MalformedInput("malformed.field", f"{field} must be an integer", field=field, expected="integer")
     return value
 
@@ -306,7 +387,7 @@ def ask_running_app(lock: WriterLock, request: JSONObject, timeout: float = 60.0
         with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
             sock.settimeout(timeout)
             sock.connect(path)
-            sock.sendall((json.dumps(request, ensure_ascii=False) + "\n").encode("utf-8"))
+            sock.sendall((json.dumps(request, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8"))
             stream: TextIO = sock.makefile("r", encoding="utf-8")
             line = stream.readline()
     except (OSError, ValueError) as exc:

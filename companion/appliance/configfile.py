@@ -15,12 +15,12 @@ import argparse
 import os
 import re
 import sys
-import tempfile
 import tomllib
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from companion.core.errors import CompanionError
+from companion.files import write_atomic
 
 
 class ConfigFileError(CompanionError):
@@ -103,23 +103,14 @@ def get_value(path: Path, section: str, key: str) -> object:
 
 
 def write_keeping_mode(path: Path, text: str) -> None:
-    """Replace ``path`` atomically, keeping its mode and owner (new files: 0640)."""
+    """Replace ``path`` atomically (written, flushed, renamed, the folder flushed), keeping its mode
+    and owner (new files: 0640)."""
     try:
         st = os.stat(path)
         mode, owner = st.st_mode & 0o7777, (st.st_uid, st.st_gid)
     except FileNotFoundError:
         mode, owner = 0o640, None
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        os.chmod(tmp, mode)
-        if owner is not None and os.geteuid() == 0:
-            os.chown(tmp, *owner)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    write_atomic(path, text, mode=mode, owner=owner)  # a power cut leaves the old file or the new one
 
 
 def update(path: Path, section: str, values: Mapping[str, str], if_empty: bool = False) -> bool:

@@ -24,6 +24,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from companion.files import write_atomic
+
 log = logging.getLogger(__name__)
 
 DISPLAY_FILE = "display.json"
@@ -285,10 +287,7 @@ def record_kivy_display(data_dir: Path) -> dict[str, Any]:
         facts["gl_renderer"] or "?",
     )
     try:
-        target = Path(data_dir) / DISPLAY_FILE
-        tmp = target.with_suffix(".tmp")
-        tmp.write_text(json.dumps(facts, indent=1) + "\n", "utf-8")
-        tmp.replace(target)
+        write_atomic(Path(data_dir) / DISPLAY_FILE, json.dumps(facts, indent=1) + "\n")
     except OSError as exc:
         log.warning("display facts not written: %s", exc)
     return facts

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.appliance import facts
-from companion.appliance.notify import Heartbeat, heartbeat
+from companion.appliance.notify import Heartbeat, Notifier, heartbeat
 
 log = logging.getLogger(__name__)
 
@@ -53,3 +53,24 @@ def start_heartbeat(data_dir: Path, describe: Callable[[], str]) -> asyncio.Task
     if beat.interval is None:
         return None
     return asyncio.get_running_loop().create_task(beat.run())
+
+
+def lock_waiting() -> tuple[Callable[[str], None] | None, bool]:
+    """For ``run`` and ``serve`` waiting for the data directory's lock (see
+    :meth:`companion.app.writer.WriterLock.acquire_waiting`): under systemd, a function that tells
+    it why (``STATUS=``, shown by ``systemctl status`` and ``companion status``) and keeps its
+    start timeout and watchdog from running out, and ``True`` — a service waits for whoever holds
+    the lock instead of exiting (each exit is a restart, and systemd gives up after a few). Outside
+    systemd: nothing to tell, and only an offline command is waited for."""
+    notifier = Notifier.from_environ()
+    if not notifier.enabled:
+        return None, False
+
+    def tell(text: str) -> None:
+        fields = [f"STATUS={text}", f"EXTEND_TIMEOUT_USEC={int(LOCK_WAIT_EXTEND * 1_000_000)}"]
+        notifier.send(*fields, *(["WATCHDOG=1"] if notifier.watchdog_usec else []))
+
+    return tell, True
+
+
+LOCK_WAIT_EXTEND = 30.0  # seconds of start-up time asked for at each look at the lock (every second)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from json.encoder import encode_basestring
 from typing import Any, Union
@@ -75,3 +76,31 @@ def as_list(value: JSON | object) -> list[JSON]:
 
 def as_str(value: JSON | object) -> str | None:
     return value if isinstance(value, str) else None
+
+
+# A UTF-16 surrogate on its own: legal in JSON text (as an escape), in no UTF-8 text.
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def has_lone_surrogate(value: JSON) -> bool:
+    """Whether a string anywhere in ``value`` holds a lone surrogate (``"\\ud800"`` in JSON): no
+    file, database or UTF-8 message can hold it, so input that has one is refused where it arrives.
+    (A loop, not a recursion: as deep as any value ``json.loads`` gives.)"""
+    stack: list[JSON] = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if _LONE_SURROGATE.search(item) is not None:
+                return True
+        elif isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, dict):
+            stack.extend(item)
+            stack.extend(item.values())
+    return False
+
+
+def encodable(text: str) -> str:
+    """JSON text that UTF-8 can carry: every lone surrogate in it written as its ``\\uXXXX``
+    escape (it can only stand inside a string): the same JSON value."""
+    return _LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)

@@ -166,10 +166,17 @@ def _redecide(game: Game[S], events: tuple[Event, ...]) -> tuple[Event, ...]:
     first = events[0]
     if isinstance(first, Undone):
         return _redecide_undo(game)
+    outcomes = [o for ev in events for o in ev.chance()]
+    chance = RecordedChance(outcomes)  # chance drawn again at an import: re-drawn from its recorded outcome
+    try:
+        drawn = game.rules.fresh_chance(game.state, chance)
+    except CompanionError:
+        drawn = ()
+    if drawn and drawn == events and chance.left == 0:
+        return drawn
     candidates: Sequence[tuple[Intent, Audience]] = game.rules.recorded_intents(game.state, events)
     if not candidates:
         raise IllegalMove("import.not_an_action", f"no intent writes {first.kind} here")
-    outcomes = [o for ev in events for o in ev.chance()]
     refusal: CompanionError | None = None
     best: tuple[Event, ...] | None = None
     for intent, actor in candidates:

@@ -93,6 +93,11 @@ class Rules(ABC, Generic[S]):
       (:class:`~companion.core.hardware.HardwareRules`), or ``None``.
     - ``table_turn(state, seed, cpu_budget)``: a move the table itself must make now
       (:class:`TableTurn`), or ``None`` — e.g. a seat played by the computer.
+    - ``fresh_chance(state, rng)``: for a game whose state holds chance drawn once for later draws
+      (a salt every later shuffle derives from), the events that draw it again from ``rng``
+      (default: none). An imported game file gets them as one more action, drawn from fresh
+      randomness, so a file fixes only the chance it records, never what comes after
+      (:func:`companion.app.savedgame.import_game`); a re-check of a log replays them like any draw.
     """
 
     name: str
@@ -139,3 +144,8 @@ class Rules(ABC, Generic[S]):
         """A move the table must make now as one seat, or ``None`` (the default: never).
         ``seed`` (the game's) makes the choice repeatable; ``cpu_budget`` caps its thinking."""
         return None
+
+    def fresh_chance(self, state: S, rng: random.Random) -> tuple[Event, ...]:
+        """The chance this state fixed for later draws, drawn again from ``rng`` (an import's fresh
+        randomness): the default, none."""
+        return ()

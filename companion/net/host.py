@@ -39,7 +39,7 @@ from companion.app.hostlink import HostLink
 from companion.app.i18n import LANGUAGES, language_name, text
 from companion.app.names import refusal_text
 from companion.app.qr import qr_png, seat_url
-from companion.app.roomcodes import RoomCodes
+from companion.app.roomcodes import RoomCodes, Turns
 from companion.app.seats import TABLE_SEAT, SeatLinks
 from companion.app.store import Store
 from companion.app.table import Table
@@ -48,12 +48,21 @@ from companion.core.errors import CompanionError, MalformedInput
 from companion.core.jsonvalue import JSON, JSONObject
 from companion.games import entry, game_names, get_summary
 from companion.games import preferences as game_preferences
-from companion.net.server import Bucket, Failures, PhoneServer, pause_unless_gone
+from companion.net.server import (
+    REQUEST_TIMEOUT,
+    Bucket,
+    Failures,
+    PhoneServer,
+    parse_message,
+    pause_unless_gone,
+    send_text,
+)
 
 log = logging.getLogger(__name__)
 
 HOST_MESSAGE = 16384  # bytes of one message from the host page (a setup with board changes)
 HELLO_TIMEOUT = 10.0
+LINK_CHECK = 1.0  # seconds between two looks at the host link while host pages are open
 PUSH_DELAY = 0.05  # seconds: several changes at once become one push
 _NO_STORE = {"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer"}
 
@@ -71,12 +80,22 @@ class HostConnection:
         self.ws = ws
         self.bucket = Bucket()
         self.lock = asyncio.Lock()
+        self.token: str | None = None  # the host link it opened with
 
     async def send(self, message: JSONObject) -> None:
+        """Send one message; a send that fails (other than to a page already gone) closes the
+        socket, so the page reconnects instead of waiting for answers that never come."""
         async with self.lock:
-            if not self.ws.closed:
-                with contextlib.suppress(ConnectionError, RuntimeError):
-                    await self.ws.send_str(json.dumps(message, ensure_ascii=False))
+            if self.ws.closed:
+                return
+            try:
+                await send_text(self.ws, json.dumps(message, ensure_ascii=False))
+            except (ConnectionError, RuntimeError):
+                pass
+            except Exception:
+                log.exception("a message to the host page could not be sent; its socket is closed")
+                with contextlib.suppress(Exception):
+                    await self.ws.close(code=1011, message=b"send failed")
 
 
 class Host:
@@ -101,6 +120,8 @@ class Host:
         self.links = links
         self.link = HostLink(data_dir)
         self.codes = RoomCodes()
+        self.turns = Turns()  # every typed code waits for its turn: a bounded rate of guesses
+        self._watcher: asyncio.Task[None] | None = None
         self.history = History(store)
         self.join_failures = Failures()
         self.base = base
@@ -136,18 +157,26 @@ class Host:
 
     # -- room codes ---------------------------------------------------------------------------------
     async def join(self, request: web.Request) -> web.StreamResponse:
-        """A typed room code -> its seat's link. Wrong, used, old or taken codes get one answer."""
+        """A typed room code -> its seat's link. Wrong, used, old or taken codes get one answer.
+
+        One address's codes are looked at one at a time, each after a wait that grows with its
+        wrong ones (:class:`~companion.net.server.Failures`); then every code, from any address,
+        waits for its turn among :data:`~companion.app.roomcodes.GUESSES_PER_MINUTE` a minute
+        (:class:`~companion.app.roomcodes.Turns`), an address without wrong codes first. Wrong codes
+        never make a right one refused: they only make it wait for the next turn (2 s at most)."""
         address = request.remote or "?"
         try:
-            body = await request.json()
-        except (ValueError, UnicodeDecodeError):
-            body = None
+            async with asyncio.timeout(REQUEST_TIMEOUT):  # a body sent a byte at a time holds nothing for long
+                raw = await request.text()
+        except TimeoutError:
+            return self._join_refused("request.timeout", 408)
+        except web.HTTPRequestEntityTooLarge:
+            return self._join_refused("malformed", 413)
+        body = parse_message(raw)
         typed = body.get("code") if isinstance(body, dict) else None
         async with self.join_failures.turn(address) as turn:  # one address's codes one at a time, slowed
-            if not turn:
-                return web.json_response(
-                    {"code": "room.busy", "text": self._text("room.busy")}, status=429, headers=_NO_STORE
-                )
+            if not turn or not await self.turns.wait(first=self.join_failures.clean(address)):
+                return self._join_refused("room.busy", 429)
             where = self.codes.redeem(typed)
             link = None
             current = self.table.current
@@ -157,12 +186,14 @@ class Host:
                     link = f"/s/{seat_link.token}"
             if link is None:
                 self.join_failures.failed(address)
-                code = "room.busy" if self.codes.locked() else "room.invalid"
                 log.info("refused a room code from %s", address)
-                return web.json_response({"code": code, "text": self._text(code)}, status=403, headers=_NO_STORE)
+                return self._join_refused("room.invalid", 403)
             self.join_failures.succeeded(address)
         self._schedule()
         return web.json_response({"link": link}, headers=_NO_STORE)
+
+    def _join_refused(self, code: str, status: int) -> web.StreamResponse:
+        return web.json_response({"code": code, "text": self._text(code)}, status=status, headers=_NO_STORE)
 
     def _claimed(self, game_id: int, seat: str) -> None:
         self.codes.forget(game_id, seat)
@@ -175,30 +206,48 @@ class Host:
 
     # -- the host socket ----------------------------------------------------------------------------
     async def socket(self, request: web.Request) -> web.StreamResponse:
-        ws = web.WebSocketResponse(max_msg_size=HOST_MESSAGE, heartbeat=20.0)
+        ws = self.server.web_socket(HOST_MESSAGE)
         await ws.prepare(request)
-        address = request.remote or "?"
-        ok = False
+        self.server.sockets.add(ws)  # told "going away" when the server stops
+        try:
+            await self._host_page(ws, request.remote or "?")
+        finally:
+            self.server.sockets.discard(ws)
+        return ws
+
+    async def _host_page(self, ws: web.WebSocketResponse, address: str) -> None:
+        token: str | None = None
         try:
             msg = await ws.receive(timeout=HELLO_TIMEOUT)
         except TimeoutError:
             msg = None
         conn = HostConnection(ws)
         async with self.server.failures.turn(address, lambda delay: pause_unless_gone(ws, delay)) as turn:  # shared
-            if turn and msg is not None and msg.type == WSMsgType.TEXT:
-                hello = _parse(msg.data)
-                if isinstance(hello, dict) and hello.get("type") == "hello" and set(hello) == {"type", "token"}:
-                    ok = await asyncio.to_thread(self.link.check, hello["token"])
-            if not ok:
-                if turn:
-                    self.server.failures.failed(address)
+            if not turn:  # too many of this address's hellos wait: busy, and the page tries again
+                await conn.send({"type": "error", "code": "link.busy", "text": self._text("link.busy")})
+                await ws.close()
+                return
+            if msg is not None and msg.type == WSMsgType.TEXT:
+                hello = parse_message(msg.data)
+                presented = hello.get("token") if isinstance(hello, dict) and set(hello) == {"type", "token"} else None
+                is_hello = isinstance(hello, dict) and hello.get("type") == "hello"
+                if is_hello and isinstance(presented, str) and await asyncio.to_thread(self.link.check, presented):
+                    token = presented
+            if msg is None:  # said nothing in time: the page tries again
+                await conn.send({"type": "error", "code": "hello.timeout", "text": self._text("hello.timeout")})
+                await ws.close()
+                return
+            if token is None:
+                self.server.failures.failed(address)
                 log.info("refused a host link from %s", address)
                 await conn.send({"type": "error", "code": "host.invalid", "text": self._text("host.invalid")})
                 await ws.close()
-                return ws
+                return
             self.server.failures.succeeded(address)
         log.info("host page opened from %s", address)
+        conn.token = token
         self.sockets.add(conn)
+        self._watch_link()
         try:
             await conn.send({"type": "welcome", "lang": self.language()})
             await conn.send(await self.state())
@@ -208,12 +257,28 @@ class Host:
                 if not conn.bucket.take():
                     await conn.send({"type": "refused", "id": None, "code": "flood", "text": self._text("flood")})
                     continue
-                await self._request(conn, _parse(message.data))
+                await self._request(conn, parse_message(message.data))
         finally:
             self.sockets.discard(conn)
             if not ws.closed:
                 await ws.close()
-        return ws
+
+    def _watch_link(self) -> None:
+        """While host pages are open, look every :data:`LINK_CHECK` seconds whether the host link
+        is still theirs: ``companion host-link --new`` (another process) cuts them off at once."""
+        if self._watcher is None or self._watcher.done():
+            self._watcher = asyncio.get_running_loop().create_task(self._watch_loop(), name="host-link-watch")
+
+    async def _watch_loop(self) -> None:
+        while self.sockets:
+            await asyncio.sleep(LINK_CHECK)
+            for conn in list(self.sockets):
+                if conn.token is not None and not await asyncio.to_thread(self.link.check, conn.token):
+                    log.info("the host link was replaced: an open host page is let go")
+                    self.sockets.discard(conn)
+                    await conn.send({"type": "error", "code": "host.replaced", "text": self._text("host.replaced")})
+                    with contextlib.suppress(Exception):
+                        await conn.ws.close()
 
     async def _request(self, conn: HostConnection, data: JSON) -> None:
         ident = data.get("id") if isinstance(data, dict) else None
@@ -472,17 +537,10 @@ class Host:
 
 
 def _int(args: JSONObject, key: str) -> int:
+    """An id from the page: an integer SQLite can hold (a larger one names no game either)."""
     value = args.get(key)
-    if isinstance(value, bool) or not isinstance(value, int):
+    if isinstance(value, bool) or not isinstance(value, int) or not -(2**63) <= value < 2**63:
         raise MalformedInput("malformed.field", f"{key}: expected integer", field=key, expected="integer")
-    return value
-
-
-def _parse(data: str) -> JSON:
-    try:
-        value: JSON = json.loads(data)
-    except (ValueError, RecursionError):
-        return None
     return value
 
 

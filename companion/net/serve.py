@@ -24,7 +24,7 @@ from companion.app.seats import TABLE_SEAT, SeatLinks
 from companion.app.store import Store
 from companion.app.table import Table
 from companion.app.writer import CommandServer, WriterLock
-from companion.appliance.hooks import start_heartbeat
+from companion.appliance.hooks import lock_waiting, start_heartbeat
 from companion.appliance.logs import setup_logging
 from companion.appliance.status import status_line
 from companion.core.errors import CompanionError
@@ -126,6 +126,7 @@ async def serve(config: Config, lock: WriterLock | None = None) -> None:
                 raise
             raise CompanionError("net.port_taken", f"port {config.port} is in use", port=config.port) from None
         where[0] = port
+        lock.announce_port(port)  # `companion host-link` prints the port phones really reach
     except BaseException:
         if inputs is not None:
             await inputs.aclose()
@@ -175,10 +176,12 @@ def _print_notice(message: JSONObject) -> None:
 
 
 def main(config: Config) -> int:
-    # First of all: one writer per data directory (a second `serve` or `run` is refused here).
-    lock = WriterLock(config.data_dir).acquire("serve")
+    setup_logging()
+    # First of all: one writer per data directory (a second `serve` or `run` is refused here; an
+    # offline command, or under systemd anyone, is waited for: see WriterLock.acquire_waiting).
+    waiting, always = lock_waiting()
+    lock = WriterLock(config.data_dir).acquire_waiting("serve", waiting, always)
     try:
-        setup_logging()
         asyncio.run(serve(config, lock))
     finally:
         lock.release()

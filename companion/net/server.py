@@ -16,11 +16,12 @@ import contextlib
 import importlib.resources
 import json
 import logging
+import resource
 import socket
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from aiohttp import WSMsgType, web
 
@@ -30,13 +31,19 @@ from companion.app.seats import TABLE_SEAT, Claim, SeatLinks, redact
 from companion.app.table import Table
 from companion.core.audience import TABLE
 from companion.core.errors import CompanionError
-from companion.core.jsonvalue import JSON, JSONObject
+from companion.core.jsonvalue import JSON, JSONObject, encodable, has_lone_surrogate
 from companion.games import entry, facts, game_names, get_summary
-from companion.net.listen import bind, port_of
+from companion.net.listen import BACKLOG, bind, port_of
 
 log = logging.getLogger(__name__)
 
 MAX_MESSAGE = 4096  # bytes of one web socket message from a phone
+MAX_PER_ADDRESS = 32  # connections open at once from one address; more are closed as they come
+REQUEST_TIMEOUT = 10.0  # seconds for a new connection's first request (headers, a POST's body) to arrive
+KEEPALIVE = 15.0  # seconds an idle (or half-sent) request may keep a connection open after a request
+FILE_RESERVE = 256  # file descriptors kept free for the rest of the app: connections beyond are closed
+CLOSE_TIMEOUT = 1.0  # seconds a closing web socket waits for the phone's answer (a stop waits no longer)
+GOING_AWAY = 1001  # the close code of a stopping server: the page reconnects (to the next program)
 MAX_REQUEST = 4096  # bytes of an HTTP request body
 HELLO_TIMEOUT = 10.0
 BURST = 20  # messages a phone may send at once ...
@@ -126,6 +133,11 @@ class Failures:
     def succeeded(self, address: str) -> None:
         self._count.pop(address, None)
 
+    def clean(self, address: str) -> bool:
+        """No failure from this address lately (none, or all forgotten)."""
+        count, since = self._count.get(address, (0, 0.0))
+        return count == 0 or time.monotonic() - since > FORGET_AFTER
+
     @contextlib.asynccontextmanager
     async def turn(self, address: str, pause: Callable[[float], Awaitable[bool]] = _pause) -> AsyncIterator[bool]:
         """Wait for this address's turn (and its delay, through ``pause``, which answers ``False``
@@ -145,6 +157,135 @@ class Failures:
             if not self._waiting[address]:
                 del self._waiting[address]
                 self._turns.pop(address, None)
+
+
+def file_limit() -> int:
+    """This process's limit of open files, raised to the most it may have (a service without
+    ``LimitNOFILE=`` starts with 1024 however many the system allows)."""
+    try:
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        if hard == resource.RLIM_INFINITY or soft < hard:
+            wanted = 65536 if hard == resource.RLIM_INFINITY else hard
+            with contextlib.suppress(ValueError, OSError):
+                resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+                soft = wanted
+        return int(soft)
+    except (ValueError, OSError):  # pragma: no cover (no such limit)
+        return 1024
+
+
+class Doorman:
+    """Who may open a connection: at most :data:`MAX_PER_ADDRESS` open at once from one address,
+    and never so many in all that the process runs out of file descriptors (:data:`FILE_RESERVE`
+    kept free); a connection beyond is closed as it comes, before it costs anything. A connection
+    whose first request has not arrived after :data:`REQUEST_TIMEOUT` seconds (a request sent one
+    byte at a time, or none) is closed too. So one device, however many connections it opens, holds
+    a few dozen of them and every other phone still gets in."""
+
+    def __init__(self, per_address: int = MAX_PER_ADDRESS, open_files: int | None = None) -> None:
+        self.per_address = per_address
+        limit = open_files if open_files is not None else file_limit()
+        self.most = max(per_address, limit - FILE_RESERVE)
+        self._open: dict[str, set[asyncio.BaseTransport]] = {}
+        self._waiting: set[asyncio.BaseTransport] = set()  # admitted, first request not seen yet
+        self._counted = 0  # connections in ``_open`` (closed ones included until they are swept)
+
+    def admit(self, address: str, transport: asyncio.BaseTransport) -> str:
+        """Let a new connection in (``""``), or why not: ``"address"`` or ``"full"``."""
+        mine = self._sweep(address)
+        if len(mine) >= self.per_address:
+            return "address"
+        if self._counted >= self.most:
+            for other in list(self._open):
+                self._sweep(other)
+            if self._counted >= self.most:
+                return "full"
+        mine.add(transport)
+        self._open[address] = mine
+        self._counted += 1
+        self._waiting.add(transport)
+        asyncio.get_running_loop().call_later(REQUEST_TIMEOUT, self._overdue, transport)
+        return ""
+
+    def started(self, transport: asyncio.BaseTransport | None) -> None:
+        """A request arrived whole on this connection."""
+        self._waiting.discard(transport)
+
+    def open_from(self, address: str) -> int:
+        return len(self._sweep(address))
+
+    def _sweep(self, address: str) -> set[asyncio.BaseTransport]:
+        mine = self._open.pop(address, set())
+        live = {t for t in mine if not t.is_closing()}
+        self._counted -= len(mine) - len(live)
+        if live:
+            self._open[address] = live
+        return live
+
+    def _overdue(self, transport: asyncio.BaseTransport) -> None:
+        if transport in self._waiting:
+            self._waiting.discard(transport)
+            if not transport.is_closing():
+                log.info("closed a connection whose request did not arrive within %s s", REQUEST_TIMEOUT)
+                cast(asyncio.Transport, transport).abort()
+
+    def factory(self, make: Callable[[], asyncio.BaseProtocol]) -> Callable[[], asyncio.BaseProtocol]:
+        """A protocol factory for ``loop.create_server``: each connection is admitted (then served by
+        ``make()``'s protocol) or closed at once."""
+        return lambda: _Gate(self, make)
+
+
+class _Gate(asyncio.Protocol):
+    """A new connection's first protocol: it asks the :class:`Doorman`, then hands the connection
+    to the web server's own protocol (or closes it)."""
+
+    def __init__(self, doorman: Doorman, make: Callable[[], asyncio.BaseProtocol]) -> None:
+        self.doorman = doorman
+        self.make = make
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        peer = transport.get_extra_info("peername")
+        address = str(peer[0]) if isinstance(peer, tuple) and peer else "?"
+        why = self.doorman.admit(address, transport)
+        if why:
+            log.info(
+                "refused a connection from %s (%s)",
+                address,
+                "too many open from there" if why == "address" else "no room",
+            )
+            cast(asyncio.Transport, transport).abort()
+            return
+        protocol = self.make()
+        transport.set_protocol(protocol)
+        protocol.connection_made(transport)
+
+
+class _Runner(web.AppRunner):
+    """The phone server's runner: its ``cleanup()`` first closes every web socket with "going away"
+    (aiohttp would otherwise drop them as plain closes, or wait for them up to a minute)."""
+
+    def __init__(self, app: web.Application, going_away: Callable[[], Awaitable[None]]) -> None:
+        super().__init__(app, access_log=None, keepalive_timeout=KEEPALIVE, shutdown_timeout=1.0)
+        self._going_away = going_away
+
+    async def cleanup(self) -> None:
+        await self._going_away()
+        await super().cleanup()
+
+
+class GuardedSite(web.SockSite):
+    """aiohttp's site on a listening socket, with a :class:`Doorman` at the door."""
+
+    def __init__(self, runner: web.BaseRunner, sock: socket.socket, doorman: Doorman) -> None:
+        super().__init__(runner, sock, backlog=BACKLOG)
+        self.doorman = doorman
+
+    async def start(self) -> None:
+        self._runner._reg_site(self)
+        server = self._runner.server
+        assert server is not None
+        loop = asyncio.get_running_loop()
+        self._server = await loop.create_server(self.doorman.factory(server), sock=self._sock, backlog=self._backlog)
 
 
 class Connection:
@@ -178,28 +319,38 @@ class Connection:
         self._wake.set()
 
     async def sender(self) -> None:
-        """Send what is queued, in order; a phone that vanished mid-send just ends the loop."""
-        with contextlib.suppress(ConnectionError, RuntimeError):
-            while not self.closed:
-                await self._wake.wait()
-                self._wake.clear()
-                # State first: an ack must never arrive before the state it confirms.
-                batch: list[str] = []
-                if self._latest_state is not None:
-                    batch.append(self.state_text(self._latest_state))
-                    self._latest_state = None
-                batch += [_text(reply) for reply in self._replies]
-                self._replies = []
-                final, self._final = self._final, None
-                if final is not None:
-                    batch.append(_text(final))
-                for text in batch:
-                    if self.ws.closed:
-                        return
-                    await self.ws.send_str(text)
-                if final is not None:
-                    self.closed = True
-                    await _close(self.ws)
+        """Send what is queued, in order; a phone that vanished mid-send just ends the loop. A send
+        that fails otherwise closes the socket, so the page reconnects instead of showing
+        "connected" and hearing nothing."""
+        try:
+            await self._send_queued()
+        except (ConnectionError, RuntimeError):
+            pass
+        except Exception:
+            log.exception("a message to seat %s could not be sent; its socket is closed", self.claim.seat)
+            await _close(self.ws, code=1011, message=b"send failed")
+
+    async def _send_queued(self) -> None:
+        while not self.closed:
+            await self._wake.wait()
+            self._wake.clear()
+            # State first: an ack must never arrive before the state it confirms.
+            batch: list[str] = []
+            if self._latest_state is not None:
+                batch.append(self.state_text(self._latest_state))
+                self._latest_state = None
+            batch += [_text(reply) for reply in self._replies]
+            self._replies = []
+            final, self._final = self._final, None
+            if final is not None:
+                batch.append(_text(final))
+            for text in batch:
+                if self.ws.closed:
+                    return
+                await send_text(self.ws, text)
+            if final is not None:
+                self.closed = True
+                await _close(self.ws)
 
 
 def _you(rules: str, game: Any, seat: str) -> JSONObject:
@@ -226,6 +377,8 @@ class PhoneServer:
         self.seat_languages: dict[tuple[int, str], str] = {}
         self.failures = Failures()
         self.connections: set[Connection] = set()
+        self.sockets: set[web.WebSocketResponse] = set()  # every open web socket (phones, host pages)
+        self.doorman: Doorman | None = None  # made when serving (it reads the process's file limit)
         self._on_claim: list[Callable[[int, str], None]] = []
         self._on_leave: list[Callable[[int, str], None]] = []
         self._routes: list[Callable[[web.Application], None]] = []
@@ -244,7 +397,7 @@ class PhoneServer:
 
     # -- the application ------------------------------------------------------------
     def app(self) -> web.Application:
-        app = web.Application(client_max_size=MAX_REQUEST)
+        app = web.Application(client_max_size=MAX_REQUEST, middlewares=[self._arrived])
         app.router.add_get("/s/{token}", self.page)
         app.router.add_get("/static/games/{game:[a-z0-9_]+}.js", self.game_module)
         app.router.add_get("/static/games/{game:[a-z0-9_]+}.json", self.game_facts)
@@ -261,12 +414,35 @@ class PhoneServer:
         return await self.serve(sockets), port_of(sockets)
 
     async def serve(self, sockets: Sequence[socket.socket]) -> web.AppRunner:
-        """Serve on sockets already listening (bound by :func:`companion.net.listen.bind`)."""
-        runner = web.AppRunner(self.app(), access_log=None)
+        """Serve on sockets already listening (bound by :func:`companion.net.listen.bind`), each
+        connection admitted by the :class:`Doorman`. ``runner.cleanup()`` stops within a second or
+        two: every web socket is closed with "going away" and the page reconnects (to the next
+        program)."""
+        self.doorman = Doorman()
+        runner = _Runner(self.app(), self.going_away)
         await runner.setup()
         for sock in sockets:
-            await web.SockSite(runner, sock).start()
+            await GuardedSite(runner, sock, self.doorman).start()
         return runner
+
+    @web.middleware
+    async def _arrived(self, request: web.Request, handler: Any) -> web.StreamResponse:
+        if self.doorman is not None:
+            self.doorman.started(request.transport)
+        response: web.StreamResponse = await handler(request)
+        return response
+
+    def web_socket(self, max_msg_size: int) -> web.WebSocketResponse:
+        """A web socket for a phone or the host page: closed within :data:`CLOSE_TIMEOUT` at a stop."""
+        return web.WebSocketResponse(max_msg_size=max_msg_size, heartbeat=20.0, compress=False, timeout=CLOSE_TIMEOUT)
+
+    async def going_away(self) -> None:
+        """The server stops: every web socket is told "going away" at once (the pages reconnect)."""
+        closing = [_close(ws, code=GOING_AWAY, message=b"going away") for ws in list(self.sockets)]
+        if closing:
+            log.info("closing %d web sockets: going away", len(closing))
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(asyncio.gather(*closing, return_exceptions=True), CLOSE_TIMEOUT + 0.5)
 
     async def page(self, request: web.Request) -> web.StreamResponse:
         # No lookup of the token here: every /s/... answers the same bytes (they depend only on the
@@ -318,9 +494,15 @@ class PhoneServer:
 
     # -- the web socket -----------------------------------------------------------------
     async def socket(self, request: web.Request) -> web.StreamResponse:
-        ws = web.WebSocketResponse(max_msg_size=MAX_MESSAGE, heartbeat=20.0, compress=False)
+        ws = self.web_socket(MAX_MESSAGE)
         await ws.prepare(request)
-        address = request.remote or "?"
+        self.sockets.add(ws)
+        try:
+            return await self._phone(ws, request.remote or "?")
+        finally:
+            self.sockets.discard(ws)
+
+    async def _phone(self, ws: web.WebSocketResponse, address: str) -> web.StreamResponse:
         claim = await self._hello(ws, address)
         if claim is None:
             await _close(ws)
@@ -362,7 +544,7 @@ class PhoneServer:
                 await _send(ws, {"type": "error", "code": "link.busy", "text": self._text("link.busy")})
                 return None
             claim: Claim | None = None
-            hello = _parse(msg.data) if msg.type == WSMsgType.TEXT else None
+            hello = parse_message(msg.data) if msg.type == WSMsgType.TEXT else None
             if isinstance(hello, dict) and hello.get("type") == "hello" and set(hello) == {"type", "token", "device"}:
                 claim = await asyncio.to_thread(self.links.claim, hello["token"], hello["device"])
             if claim is None:
@@ -426,7 +608,7 @@ class PhoneServer:
                     await _close(conn.ws, code=1008, message=b"flood")
                     break
                 continue
-            data = _parse(msg.data)
+            data = parse_message(msg.data)
             ident = data.get("id") if isinstance(data, dict) else None
             if not isinstance(ident, int) or isinstance(ident, bool):
                 ident = None
@@ -513,10 +695,14 @@ _NO_STORE = {"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff", "
 _BAD: Any = object()
 
 
-def _parse(text: str) -> JSON:
+def parse_message(text: str) -> JSON:
+    """A message from a page; ``_BAD`` for one that is not JSON, too deep, or holds a lone
+    surrogate (no database, file or UTF-8 message could hold it: refused where it arrives)."""
     try:
         value: JSON = json.loads(text)
     except (ValueError, RecursionError):
+        return _BAD  # type: ignore[no-any-return]
+    if "\\u" in text and has_lone_surrogate(value):
         return _BAD  # type: ignore[no-any-return]
     return value
 
@@ -525,10 +711,19 @@ def _text(message: JSONObject) -> str:
     return json.dumps(message, ensure_ascii=False)
 
 
+async def send_text(ws: web.WebSocketResponse, text: str) -> None:
+    """Send JSON text; one that UTF-8 cannot carry (a lone surrogate echoed from some input) is
+    sent with that character escaped: every frame is encodable."""
+    try:
+        await ws.send_str(text)
+    except UnicodeEncodeError:
+        await ws.send_str(encodable(text))
+
+
 async def _send(ws: web.WebSocketResponse, message: JSONObject) -> None:
     if not ws.closed:
         with contextlib.suppress(ConnectionError, RuntimeError):
-            await ws.send_str(_text(message))
+            await send_text(ws, _text(message))
 
 
 def _tell(callbacks: list[Callable[[int, str], None]], claim: Claim) -> None:
@@ -543,7 +738,7 @@ def _tell(callbacks: list[Callable[[int, str], None]], claim: Claim) -> None:
 async def _close(ws: web.WebSocketResponse, code: int = 1000, message: bytes = b"") -> None:
     """Close a phone's socket; a phone that is already gone is not an error."""
     if not ws.closed:
-        with contextlib.suppress(ConnectionError, RuntimeError):
+        with contextlib.suppress(ConnectionError, RuntimeError, TimeoutError):
             await ws.close(code=code, message=message)
 
 

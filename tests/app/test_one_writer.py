@@ -9,103 +9,15 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import queue
 import signal
 import socket
-import sqlite3
-import subprocess
-import sys
-import threading
-import time
 from pathlib import Path
 
 import aiohttp
 import pytest
+from served import Box
 
-from companion.app.chance import TEST_SEED_ENV
-
-ROOT = Path(__file__).resolve().parents[2]
 SETUP = '{"mister_x": "Xavier", "detectives": ["Dora"]}'
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-class Box:
-    """A data directory and a configuration file, and the ``companion`` command run against them."""
-
-    def __init__(self, tmp_path: Path, port: int | None = None) -> None:
-        self.data = tmp_path / "data"
-        self.port = port or free_port()
-        self.config = tmp_path / f"companion-{self.port}.toml"
-        self.config.write_text(
-            f'[server]\nhost = "127.0.0.1"\nport = {self.port}\npublic_address = "127.0.0.1"\n'
-            f'[table]\nlanguage = "en"\ndata_dir = "{self.data}"\n'
-        )
-
-    def env(self) -> dict[str, str]:
-        env = {k: v for k, v in os.environ.items() if not k.startswith("COMPANION_") or k == TEST_SEED_ENV}
-        env.update(COMPANION_CONFIG=str(self.config), PYTHONPATH=str(ROOT), KIVY_NO_ARGS="1")
-        return env
-
-    def cli(self, *args: str, timeout: float = 60.0) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(
-            [sys.executable, "-m", "companion.cli", *args],
-            env=self.env(),
-            capture_output=True,
-            text=True,
-            timeout=timeout,
-            stdin=subprocess.DEVNULL,
-        )
-
-    def serve(self) -> subprocess.Popen[str]:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "companion.cli", "serve"],
-            env=self.env(),
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            text=True,
-            bufsize=1,
-        )
-        self.output: list[str] = []
-        lines: queue.Queue[str] = queue.Queue()
-
-        def read() -> None:
-            assert proc.stdout is not None
-            for line in proc.stdout:
-                lines.put(line)
-            lines.put("")
-
-        threading.Thread(target=read, daemon=True).start()
-        self._lines = lines
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            try:
-                line = lines.get(timeout=1.0)
-            except queue.Empty:
-                continue
-            if not line:
-                break
-            self.output.append(line)
-            if "QR codes" in line:  # the last line of the start-up listing
-                return proc
-        proc.kill()
-        raise AssertionError("serve did not come up:\n" + "".join(self.output))
-
-    def rest_of_output(self, proc: subprocess.Popen[str]) -> str:
-        """Everything the server printed (call after it ended)."""
-        while (line := self._lines.get(timeout=10)) != "":
-            self.output.append(line)
-        return "".join(self.output)
-
-    def token(self, seat: str) -> str:
-        with sqlite3.connect(f"file:{self.data / 'companion.sqlite3'}?mode=ro", uri=True) as db:
-            row = db.execute("SELECT token FROM seat_links WHERE seat = ? ORDER BY game_id DESC", (seat,)).fetchone()
-        return str(row[0])
 
 
 async def table_link_state(port: int, token: str, seq: int) -> dict[str, object]:

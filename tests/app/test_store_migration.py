@@ -108,9 +108,12 @@ def test_play_goes_on_in_an_upgraded_file_with_checkpoints(tmp_path: Path) -> No
         whole = Game(played.rules, played.config, played.seed, list(store_entries(store, 2)))
         assert loaded.game.state == whole.state == played.state
         assert keep_checkpoints(store, loaded) is None
-        # The upgraded file's games travel as before: exported, imported, the same game.
+        # The upgraded file's games travel as before: exported, imported, the same game (what
+        # follows its recorded events is drawn afresh: Victorian Masterminds' salt, see protocol.md).
         again = load_game(store, import_game(store, export_game(store, 2)))
-        assert again.game.state == played.state and again.header.rules == rules
+        recorded = list(again.game.entries)[: played.seq]
+        assert Game(again.game.rules, again.header.config, again.header.seed, recorded).state == played.state
+        assert again.header.rules == rules
 
 
 def store_entries(store: Store, game_id: int) -> list[Any]:

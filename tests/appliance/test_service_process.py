@@ -13,10 +13,10 @@ import signal
 import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import aiohttp
+from served import FakeSystemd
 
 from companion.app.chance import TEST_SEED_ENV
 from companion.app.seats import SeatLinks
@@ -29,33 +29,6 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
-
-
-class FakeSystemd:
-    def __init__(self, folder: Path) -> None:
-        self.path = folder / "notify.sock"
-        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-        self.sock.bind(str(self.path))
-        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_PASSCRED, 1)
-        self.messages: list[tuple[int, list[str]]] = []
-
-    def wait_for(self, field: str, timeout: float = 60) -> list[str]:
-        """The next message holding ``field`` (e.g. READY=1 or a STATUS= prefix)."""
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            self.sock.settimeout(max(0.05, deadline - time.monotonic()))
-            try:
-                data, anc, _, _ = self.sock.recvmsg(65536, socket.CMSG_SPACE(12))
-            except TimeoutError:
-                break
-            pid = next(
-                (int.from_bytes(d[:4], sys.byteorder) for _, kind, d in anc if kind == socket.SCM_CREDENTIALS), 0
-            )
-            lines = data.decode().split("\n")
-            self.messages.append((pid, lines))
-            if any(line.startswith(field) for line in lines):
-                return lines
-        raise AssertionError(f"no {field} in {self.messages}")
 
 
 def test_serve_tells_systemd_ready_status_watchdog_and_stopping(tmp_path: Path) -> None:

@@ -18,7 +18,7 @@ from PIL import Image
 from pyzbar.pyzbar import decode
 
 from companion.app import bgstats
-from companion.app.roomcodes import WRONG_PER_MINUTE
+from companion.app.roomcodes import GUESSES_PER_MINUTE, Turns
 from companion.core import TABLE, Audience
 from companion.games.scotland_yard.model import Move, PlaceDetectives, PlaceX, XMove
 
@@ -123,21 +123,27 @@ def test_a_game_started_on_the_host_page_and_its_seats_handed_out(tmp_path: Path
     run(tmp_path, scenario)
 
 
-def test_wrong_room_codes_are_throttled_for_everyone(tmp_path: Path) -> None:
+def test_wrong_room_codes_never_refuse_a_right_one(tmp_path: Path) -> None:
+    """On main, after 30 wrong codes in a minute from anyone, every right code answered ``room.busy``."""
+
     async def scenario(r: HostRig) -> None:
         await r.table.new_game("scotland_yard", SY, "t")
         page = await r.host_page()
         await page.recv()
         shown = await page.ok("show_seat", seat="d1")
-        r.host.join_failures.delay = lambda address: 0.0  # type: ignore[method-assign]  # only the global limit here
+        r.host.join_failures.delay = lambda address: 0.0  # type: ignore[method-assign]  # only the turns here
+        r.host.turns = Turns(per_minute=6000)  # the rate itself is tested in tests/app/test_roomcodes.py
         wrong = next(c for c in ("AAAAA", "BBBBB") if c != shown["code"])
-        for _ in range(WRONG_PER_MINUTE):
+        for _ in range(3 * GUESSES_PER_MINUTE):
             assert (await r.join(wrong))[0] == 403
         status, answer = await r.join(shown["code"])
-        assert status == 403 and answer["code"] == "room.busy"
-        for body in ("not json", json.dumps([1]), json.dumps({"code": 12345})):
+        assert status == 200 and answer["link"].startswith("/s/")
+        # Not a code at all, deeply nested JSON (on main: HTTP 500), a lone surrogate, too much: a code each.
+        bodies = ["not json", json.dumps([1]), json.dumps({"code": 12345}), "[" * 2000 + "]" * 2000]
+        for body in [*bodies, '{"code": "\\ud800BCDE"}', "x" * 10_000]:
             async with r.session.post(r.base + "/join", data=body) as resp:
-                assert resp.status == 403
+                answer = await resp.json()
+                assert resp.status in (403, 413) and answer["code"] in ("room.invalid", "malformed"), answer
 
     run(tmp_path, scenario)
 
@@ -221,3 +227,20 @@ def test_a_host_link_made_by_root_belongs_to_the_data_directory_owner(tmp_path: 
     assert stat.st_mode & 0o777 == 0o600
     assert stat.st_uid == data.stat().st_uid
     assert HostLink(data).check(token) and not HostLink(data).check(token[::-1])
+
+
+def test_ids_no_game_can_have_are_refused_with_a_code(tmp_path: Path, caplog: Any) -> None:
+    """Issue 26, item 6: on main an id of 2^63 or more (``open_game``, ``delete_game``,
+    ``bgstats``) was an error in SQLite, logged as "a host request failed" with a traceback."""
+
+    async def scenario(r: HostRig) -> None:
+        page = await r.host_page()
+        await page.recv()
+        for op, key in (("open_game", "id"), ("delete_game", "id"), ("bgstats", "game_id")):
+            for value in (2**63, 2**64 + 5, -(2**63) - 1):
+                answer = await page.do(op, **{key: value})
+                assert answer["type"] == "refused" and answer["code"] == "malformed.field", (op, value, answer)
+        assert (await page.do("open_game", id=2**63 - 1))["code"] == "store.no_game"  # the largest there can be
+
+    run(tmp_path, scenario)
+    assert not [r for r in caplog.records if r.exc_info or "failed" in r.getMessage()]

@@ -225,3 +225,50 @@ def test_a_phone_that_vanishes_mid_send_is_let_go_quietly(
         no_tracebacks(caplog)
 
     run(scenario())
+
+
+def test_a_send_that_fails_closes_the_socket_so_the_page_reconnects(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 26, item 5. Whatever makes a send fail (on main: a lone surrogate that UTF-8 cannot
+    carry), the phone must not be left "connected" and deaf: its socket is closed (1011), and the
+    page reconnects by itself. On main the sender died and the socket stayed open, silent."""
+    from toygame import Add
+
+    from companion.core import Audience
+
+    async def scenario() -> None:
+        async with rig(tmp_path, "toy", {}) as r:
+            await start_toy(r)
+            a = (await r.connect_all(["a"]))["a"]
+            (conn,) = r.server.connections
+
+            def broken(message: Any) -> str:
+                raise ValueError("cannot be written")
+
+            monkeypatch.setattr(conn, "state_text", broken)
+            game_id = r.table.current.header.id  # type: ignore[union-attr]
+            await r.table.submit(Add("a", 1), Audience.of_seat("a"), None, game_id=game_id)
+            closed = await a.recv(timeout=30)
+            assert closed["type"] == "<CLOSE>" and a.ws.close_code == 1011, closed
+            again = await r.phone(r.tokens(["a"])["a"], a.device)  # the page reconnects: the seat plays on
+            assert (await again.recv())["type"] == "welcome"
+            await r.table.submit(Add("b", 1), Audience.of_seat("b"), None, game_id=game_id)
+            assert (await again.until("state", seq=r.table.seq))["seq"] == r.table.seq
+
+    run(scenario())
+
+
+def test_every_frame_is_encodable(tmp_path: Path) -> None:
+    """Issue 26, item 5: a text UTF-8 cannot carry (a lone surrogate) is sent escaped, the same JSON."""
+    from companion.net.server import _send
+
+    async def scenario() -> None:
+        async with rig(tmp_path, "toy", {}) as r:
+            a = (await r.connect_all(["a"]))["a"]
+            (conn,) = r.server.connections
+            await _send(conn.ws, {"type": "refused", "id": None, "code": "x", "params": {"kind": "\ud800"}, "text": ""})
+            got = await a.recv()
+            assert got["params"] == {"kind": "\ud800"}
+
+    run(scenario())

@@ -24,6 +24,7 @@ from companion.games.victorian_masterminds.events import (
     MissionTaken,
     OrderChosen,
     PileShuffled,
+    SaltDrawn,
     ScientistsSpent,
     SegmentRecorded,
     SegmentRemoved,
@@ -391,6 +392,8 @@ def apply_event(state: VMState, event: Event) -> VMState:
 def _apply(s: VMState, ev: Event) -> VMState:
     if isinstance(ev, Started):
         return log(replace(s, started=True, salt=ev.salt), "vm.log.started", seat=s.active_seat)
+    if isinstance(ev, SaltDrawn):
+        return replace(s, salt=ev.salt)
     if isinstance(ev, PileShuffled):
         p = s.player(ev.seat)
         s = s.with_player(replace(p, pile=ev.order, pile_unknown=0, pile_gen=p.pile_gen + 1, discard=()))

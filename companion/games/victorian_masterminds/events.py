@@ -63,6 +63,20 @@ class Started(Event):
 
 
 @dataclass(frozen=True)
+class SaltDrawn(Event):
+    """A new ``salt`` for every pile shuffle from here on, drawn when a game file is imported
+    (:meth:`~companion.games.victorian_masterminds.rules.VictorianMastermindsRules.fresh_chance`):
+    a file fixes the chance it records, never the shuffles still to come."""
+
+    kind: ClassVar[str] = "vm.salt_drawn"
+    undo: ClassVar[UndoRule] = UndoRule.NEVER
+    salt: int
+
+    def chance(self) -> tuple[object, ...]:
+        return (self.salt,)  # one rng.randint
+
+
+@dataclass(frozen=True)
 class PileShuffled(SeatEvent):
     """A seat's pile, shuffled by the companion (secret: only the seat and debug see it)."""
 
@@ -322,6 +336,7 @@ class MissionSet(Event):
 
 EVENT_CLASSES: tuple[type[Event], ...] = (
     Started,
+    SaltDrawn,
     PileShuffled,
     AgentPlaced,
     ScientistsSpent,

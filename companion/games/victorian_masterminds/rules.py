@@ -11,8 +11,8 @@ from companion.core.jsonvalue import JSON, JSONObject
 from companion.core.rules import Outcome, Rules
 from companion.core.summary import Line, Summary
 from companion.games.victorian_masterminds import flow, recorded, views
-from companion.games.victorian_masterminds.engine import apply_event, final_scores
-from companion.games.victorian_masterminds.events import EVENT_CLASSES, INTENT_CLASSES
+from companion.games.victorian_masterminds.engine import SALT_MAX, apply_event, final_scores
+from companion.games.victorian_masterminds.events import EVENT_CLASSES, INTENT_CLASSES, SaltDrawn
 from companion.games.victorian_masterminds.facts import FACTS, PREFERENCES
 from companion.games.victorian_masterminds.hardware import HARDWARE
 from companion.games.victorian_masterminds.model import VMState
@@ -64,6 +64,14 @@ class VictorianMastermindsRules(Rules[VMState]):
 
     def describe_action(self, state: VMState, events: tuple[Event, ...], audience: Audience) -> Line:
         return recorded.describe_action(state, events, audience)
+
+    def fresh_chance(self, state: VMState, rng: random.Random) -> tuple[Event, ...]:
+        """What a game file fixed for the future, drawn again from ``rng`` (fresh randomness) when
+        it is imported: the salt every later pile shuffle derives from. A game not started, over,
+        or from before the salt has none to draw."""
+        if not state.started or state.ended or not state.salt:
+            return ()
+        return (SaltDrawn(rng.randint(1, SALT_MAX)),)
 
 
 RULES = VictorianMastermindsRules()

@@ -10,6 +10,7 @@ import { language as languageOf, render as fill } from "./texts.js";
 
 const token = decodeURIComponent((location.pathname.split("/h/")[1] || "").split("/")[0]);
 const TABS = ["game", "new", "saved", "history", "settings"];
+const RETRYABLE = new Set(["link.busy", "hello.timeout"]);  // the server's refusals that pass by themselves
 const H = {
   state: null,       // the latest {type:"host", ...}
   tab: "game",
@@ -107,7 +108,7 @@ async function receive(msg) {
     setStatus("connected");
     render(H.tab !== "new");  // a state shown before (a reconnect) gets the words of this language
   } else if (msg.type === "error") {
-    fatal = true;
+    fatal = !RETRYABLE.has(msg.code);  // busy or slow: the page tries again by itself
     notice(msg.text || msg.code);
     document.getElementById("main").replaceChildren();
   } else if (msg.type === "host") {

@@ -38,15 +38,20 @@ async function join(event) {
   const button = document.querySelector("#join button");
   button.disabled = true;
   notice(t("landing.joining"), true);
-  try {
-    const r = await fetch("/join", {
-      method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ code }), cache: "no-store",
-    });
-    const answer = await r.json();
-    if (r.ok && answer.link) { location.assign(answer.link); return; }
-    notice(answer.text || answer.code);
-  } catch (e) {
-    notice(t("landing.offline"));
+  // Busy (many codes tried at once, 429): the code was not looked at; it is sent again by itself.
+  for (let attempt = 0; attempt < 30; attempt++) {
+    try {
+      const r = await fetch("/join", {
+        method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ code }), cache: "no-store",
+      });
+      const answer = await r.json();
+      if (r.ok && answer.link) { location.assign(answer.link); return; }
+      if (r.status === 429) { notice(answer.text || answer.code, true); await new Promise((done) => setTimeout(done, 3000)); continue; }
+      notice(answer.text || answer.code);
+    } catch (e) {
+      notice(t("landing.offline"));
+    }
+    break;
   }
   button.disabled = false;
   input.select();

@@ -1,5 +1,5 @@
-# The two commands a table or a developer needs (both work on a fresh Debian 12 / Raspberry Pi OS
-# machine with only Python 3.11+ and apt):
+# The two commands a table or a developer needs (both work on a fresh Debian 12 or 13 / Raspberry Pi
+# OS machine with only Python 3.11+ and apt):
 #   make run   - set everything up and start the touchscreen app (simulated hardware off the Pi)
 #   make test  - set everything up and run the whole test suite (lint, types, tests)
 # Measuring, by hand:
@@ -8,7 +8,8 @@
 PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
-# Debian packages: venv support, Kivy under X/Xvfb, the browser for the phone-page tests,
+# Debian packages (trixie renamed some libraries, e.g. libzbar0t64, which apt picks for the old
+# name; the check accepts either): venv support, Kivy under X/Xvfb, the browser for the phone-page tests,
 # the QR decoder the tests use, systemd-analyze for the deploy/ unit checks, and tmux for the
 # command-line test in a real terminal.
 APT_PACKAGES := python3-venv xvfb libgl1-mesa-dri libegl1 libmtdev1 chromium libzbar0 xdotool systemd tmux
@@ -17,7 +18,7 @@ APT_PACKAGES := python3-venv xvfb libgl1-mesa-dri libegl1 libmtdev1 chromium lib
 
 apt:
 	@missing=""; for p in $(APT_PACKAGES); do \
-	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; \
+	  dpkg-query -W -f='$${Status}\n' $$p $${p}t64 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; \
 	done; \
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ]; then SUDO=""; elif command -v sudo >/dev/null; then SUDO="sudo"; \

@@ -137,3 +137,116 @@ def test_the_table_draws_his_card_after_the_detectives_and_then_moves_him() -> N
     assert move == ai.choose(game.state, "easy", game.seed, cpu_budget=None)
     play(game, move, MRX)
     assert game.state.phase == "detectives" and ai_turn.table_turn(game.state, game.seed, None) is None
+
+
+# -------------------------------------------------------------------------------- he plays safe
+
+
+def in_reach(state: SYState) -> set[int]:
+    """Stations some detective or bobby can move to next, from the rules' own data (not the AI's):
+    every line it holds a ticket for (a bobby: every land line) from where it stands."""
+    out: set[int] = set()
+    for i, here in enumerate(state.positions):
+        purse = state.purse_of[i]
+        for k, line in enumerate(("taxi", "bus", "underground")):
+            if purse < 0 or state.purses[purse][k] > 0:
+                out.update(state.board.neighbours(line, here))
+    return out
+
+
+def safe_move_exists(state: SYState, zone: set[int]) -> bool:
+    """Some legal move (single or double, any ticket) ends out of ``zone``."""
+    if any(s not in zone for dests in moves.x_singles(state).values() for s in dests):
+        return True
+    return any(s not in zone for _t, _s, then in moves.x_doubles(state) for dests in then.values() for s in dests)
+
+
+def ends_on(choice: ai.Choice) -> int:
+    return choice.station if isinstance(choice, XMove) else choice.second.station
+
+
+SAFE_CONFIGS: list[dict[str, Any]] = [{}, {"detectives": ["a", "b", "c"]}]
+
+
+def chased_positions(seeds: range) -> list[tuple[int, SYState]]:
+    """His turns in seeded random games whose detectives chase him half of the time."""
+    return [(seed, s) for seed in seeds for config in SAFE_CONFIGS for s in x_turns(seed, config, turns=22)]
+
+
+@pytest.mark.parametrize("level", ai.LEVELS)
+def test_he_never_ends_a_move_in_reach_when_a_safe_move_exists(level: str) -> None:
+    """Rulebook tip: "Mister X sollte beim Auftauchen darauf achten, dass keiner ihn im nächsten Zug
+    erreichen kann." — and not only when he shows himself: a station a detective can move to next is
+    where a guess catches him. Over every turn of 40 seeded games (two table sizes), at every level."""
+    checked = 0
+    for seed, state in chased_positions(range(20)):
+        zone = in_reach(state)
+        if not safe_move_exists(state, zone):
+            continue
+        choice = ai.choose(state, level, seed, cpu_budget=None)
+        assert ends_on(choice) not in zone, (level, seed, state.round, choice, state.positions)
+        checked += 1
+    assert checked > 250  # the property was really exercised
+
+
+# Positions of seeded random games (config index, seed, turn) where the previous hard level's
+# one-round-deeper look replaced a safe best move by one that ends in reach.
+OVERTURNED = [(0, 5, 3), (0, 23, 4), (1, 4, 3), (1, 29, 5)]
+
+
+@pytest.mark.parametrize(("config", "seed", "turn"), OVERTURNED)
+def test_the_deeper_look_never_overturns_a_safe_move(config: int, seed: int, turn: int) -> None:
+    state = x_turns(seed, SAFE_CONFIGS[config], turns=22)[turn]
+    zone = in_reach(state)
+    assert ends_on(ai.choose(state, "hard", seed, cpu_budget=None)) not in zone
+    decision = ai.decide(state, "hard", seed, cpu_budget=None)
+    assert decision.first[0].dest not in zone  # the best move before the deeper look is safe ...
+    assert ends_on(decision.choice) not in zone  # ... and so is the move he makes
+    assert decision.safe_exists and all(p.dest not in zone for p in decision.ranked)
+
+
+def test_the_deeper_look_keeps_a_safe_best_move_safe_everywhere() -> None:
+    for seed, state in chased_positions(range(6)):
+        zone = in_reach(state)
+        decision = ai.decide(state, "hard", seed, cpu_budget=None)
+        if decision.first[0].dest not in zone:
+            assert decision.plan.dest not in zone, (seed, state.round, decision.plan)
+
+
+@pytest.mark.parametrize("level", ai.LEVELS)
+def test_no_black_ticket_in_rounds_1_and_2_or_on_a_reveal_field(level: str) -> None:
+    """Rulebook: the black ticket hides the means of transport — pointless where everyone sees him
+    anyway (a reveal field) or where the detectives know nothing yet (rounds 1 and 2). Easy is weaker
+    by searching less, not by throwing such tickets away."""
+    wasted = []
+    for seed, state in chased_positions(range(12)):
+        choice = ai.choose(state, level, seed, cpu_budget=None)
+        steps = (
+            [(choice.ticket, 0)] if isinstance(choice, XMove) else [(choice.first.ticket, 0), (choice.second.ticket, 1)]
+        )
+        field = len(state.route) + 1
+        if any(t == "black" and (state.round <= 2 or field + k in REVEALS) for t, k in steps):
+            thrifty = [t for t, dests in moves.x_singles(state).items() if t != "black" and dests]
+            if thrifty:
+                wasted.append((seed, state.round, field, choice))
+    assert wasted == []
+
+
+def test_ties_go_to_the_safe_move_then_to_the_larger_set() -> None:
+    """When every move scores the same (e.g. all as lost), the ranking prefers a move out of reach,
+    then the one leaving the detectives more stations to search — never the alphabetical first."""
+    checked = 0
+    for _seed, state in chased_positions(range(4)):
+        m = maps(state.board)
+        sit = ai.situation(state)
+        zone = ai.danger_zone(m, sit.positions, sit.masks)
+        groups = ai.groups_of(m, sit, ai.singles(m, sit))
+        plans = [p for g in groups for p in g.plans]
+        if all(p.dest in zone for p in plans) or all(p.dest not in zone for p in plans):
+            continue
+        ranked = ai.ranking(m, sit, dict.fromkeys(plans, ai.CAPTURED), groups, zone)
+        size = {p: len(g.candidates) for g in groups for p in g.plans}
+        keys = [(p.dest in zone, -size[p]) for p in ranked]
+        assert keys == sorted(keys) and ranked[0].dest not in zone
+        checked += 1
+    assert checked >= 5

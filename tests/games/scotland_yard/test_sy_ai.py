@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from sy_support import MRX, new_game, play, random_intent
+from sy_support import MRX, move, new_game, placed, play, random_intent, x_double, x_move
 
 from companion.core import TABLE, Forbidden, SetupError
 from companion.games.scotland_yard import RULES, ai, ai_turn, moves
@@ -250,3 +250,42 @@ def test_ties_go_to_the_safe_move_then_to_the_larger_set() -> None:
         assert keys == sorted(keys) and ranked[0].dest not in zone
         checked += 1
     assert checked >= 5
+
+
+# A game of the previous hard level against the benchmark's hunter (seed 66, benchmarks/bench_ai.py):
+# the start, then every move until his turn in round 19 ("X": his move, one or two steps).
+TIE_START = ({"D1": 29, "D2": 50, "D3": 91, "B1": 34}, 172)
+TIE_GAME = """
+X taxi 159; D3 taxi 105; B1 bus 46; D1 taxi 41; D2 taxi 37; X taxi 158; D2 taxi 23; D1 bus 15; D3 taxi 89;
+B1 underground 79; X taxi 157; D1 bus 41; D2 bus 67; D3 underground 128; B1 underground 111; X black 115;
+D3 taxi 142; D1 bus 87; D2 bus 102; B1 underground 153; X taxi 114; B1 underground 140; D3 bus 157; D2 bus 127;
+D1 bus 86; X taxi 101; D2 taxi 115; D3 bus 185; D1 bus 102; B1 underground 153; X taxi 100; D2 taxi 114;
+D3 underground 128; B1 bus 180; D1 bus 67; X bus 63; D1 underground 79; D2 taxi 101; D3 underground 89; B1 bus 153;
+X bus 34; D2 taxi 100; D1 underground 46; D3 underground 67; B1 underground 111; X taxi 22; D2 bus 82; D1 taxi 47;
+D3 bus 23; B1 bus 100; X black 11 taxi 10; D3 taxi 37; D1 taxi 34; B1 bus 63; D2 taxi 65; X taxi 21; D1 bus 46;
+D2 bus 22; D3 taxi 23; B1 bus 34; X taxi 33 taxi 32; D1 bus 58; D2 taxi 11; D3 bus 3; B1 bus 46; X taxi 19;
+B1 taxi 33; D2 taxi 10; D1 taxi 44; D3 taxi 11; X taxi 8; B1 taxi 20; D1 taxi 58; D2 taxi 34; D3 taxi 10; X taxi 1;
+D1 taxi 44; D2 bus 46; D3 taxi 34; B1 taxi 9; X black 8; D1 taxi 58; D2 underground 1; D3 bus 46; B1 taxi 19;
+X taxi 18; D1 taxi 44; D2 bus 58; D3 bus 1; B1 taxi 8
+"""
+
+
+def test_when_every_move_scores_as_lost_he_still_takes_the_one_out_of_reach() -> None:
+    """Round 19 of that game: whatever he does, the sampled answers end his game (every move scored
+    as lost). The previous AI then took the alphabetically first move, taxi to 31, next to a
+    detective, although taxi to 43 was out of everyone's reach (the issue's tie-break bug)."""
+    stations, x = TIE_START
+    game = placed(stations, x, {"detectives": ["a", "b", "c"]})
+    for entry in TIE_GAME.split(";"):
+        who, *rest = entry.split()
+        if who == "X" and len(rest) == 2:
+            x_move(game, rest[0], int(rest[1]))
+        elif who == "X":
+            x_double(game, rest[0], int(rest[1]), rest[2], int(rest[3]))
+        else:
+            move(game, who, rest[0], int(rest[1]))
+    state = game.state
+    assert (state.phase, state.round, state.x_station) == ("x", 19, 18)
+    zone = in_reach(state)
+    assert 31 in zone and 43 not in zone and safe_move_exists(state, zone)
+    assert ends_on(ai.choose(state, "hard", 66, cpu_budget=None)) not in zone

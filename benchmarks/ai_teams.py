@@ -18,14 +18,22 @@ most of. Teams:
   first, each target taking its neighbours out of the pool, so the next figure covers another
   part of the set); a figure lands on a station of the set when it can, else steps towards its
   target;
-- ``hunter``: the strongest, a team of our own design. It plans the joint move of every figure
-  still to move: it scores a joint move by the chance of landing on him (stations of the set it
-  lands on, out of the set), minus the area he can still reach before them (stations he can
-  reach from the rest of the set within ``HORIZON`` moves strictly before any of them could),
-  minus how far the set lies from the team. It starts from each figure's best move in turn and
-  improves one figure at a time while that helps (coordinate ascent over joint moves). The
-  figures that land on the set move first, and the plan is made again after every move: a
-  landing that does not catch him shrinks the set for the figures still to move.
+- ``hunter``: the strongest, a team of our own design.
+
+  It **weighs the set**: it follows every ticket he writes with a belief over the stations, as
+  if he walked where his ticket goes, preferring stations far from the figures and out of their
+  reach (``FAR_WEIGHT``) with many exits out of reach; a reveal resets it to his station, and it
+  is always cut to the exact set (a figure that lands and does not catch him removes a station).
+  It **plans the joint move** of every figure still to move. A joint move scores by the belief it
+  lands on (``CATCH`` per unit: the chance of catching him now), minus **the area he can still
+  reach before them**: the stations he can get to from the likelier stations of the set
+  (``FOCUS``) within ``HORIZON`` moves, each step onto a station no figure can reach in as many
+  moves (looking three moves ahead), minus how far the likely stations lie from their nearest
+  figure (``SPREAD``) and from every figure (``APPROACH``). The plan starts from each figure's
+  best move in turn and then improves one figure at a time while that helps (coordinate ascent
+  over joint moves). The figures that land on the set move first (likeliest station first), and
+  the plan is made again before every move: a landing that does not catch him shrinks the set
+  for the figures still to move. In round 22 only catching him counts.
 """
 
 from __future__ import annotations

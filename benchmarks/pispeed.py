@@ -2,7 +2,7 @@
 
 A Linux cgroup CPU quota lets a process run for ``quota`` microseconds of every ``period``; a
 single-threaded process in such a group then does its work ``period / quota`` times slower in
-wall time, spread evenly when the period is short (10 ms here). The quota is *calibrated*: a
+wall time, spread evenly when the period is short (50 ms here, ``PERIOD_US``). The quota is *calibrated*: a
 pure-Python workload with a published time on a Raspberry Pi 4 is measured on this machine
 (thread CPU time, uncapped), and the quota is set so that the workload runs at the Pi's speed.
 

@@ -57,7 +57,8 @@ pi-check:
 	@if [ "$$(id -u)" = 0 ]; then deploy/check-arm64.sh; else sudo deploy/check-arm64.sh; fi
 
 # The Mister X AI against detective teams, 1,000 seeded games per pairing on 2 worker processes
-# (long: tens of minutes). Pass options with BENCH_AI_ARGS, e.g. make bench-ai BENCH_AI_ARGS="--games 100 --x hard".
+# (long: about an hour). Pass options with BENCH_AI_ARGS, e.g. make bench-ai BENCH_AI_ARGS="--games 100 --x hard";
+# --pi-speed also times the AI's decisions on a cgroup-capped core calibrated to a Raspberry Pi 4 (root). See docs/ai.md.
 bench-ai: venv
 	$(PY) benchmarks/bench_ai.py $(BENCH_AI_ARGS)
 

@@ -1,6 +1,7 @@
 """How strong is the Mister X AI? Seeded games of every Mister X against every detective team.
 
-    .venv/bin/python benchmarks/bench_ai.py [--games N] [--detectives K] [--jobs J] [--x ...] [--team ...]
+    .venv/bin/python benchmarks/bench_ai.py [--games N] [--first-seed S] [--detectives K] [--jobs J]
+                                            [--x ...] [--team ...] [--pi-speed] [--pi-games G] [--json FILE]
 
 Every game is played with the real rules (``RULES.decide`` checks every move and ``RULES.apply``
 folds the events): the table draws the start cards, then Mister X and the detectives move until
@@ -9,25 +10,34 @@ the same starts; the players' own randomness is seeded from it too, so a run rep
 
 Mister X:
 - ``random``: a legal single move chosen uniformly;
-- ``greedy``: the single move that maximises the distance to the nearest detective or bobby;
+- ``greedy``: the single move that maximises the distance to the nearest detective or bobby
+  (a black ticket only where nothing else goes);
 - ``easy``, ``normal``, ``hard``: the AI (``companion.games.scotland_yard.ai``).
 
-Detective teams (they know only public facts: the tracker's set of possible stations):
-- ``random``: every figure makes a legal move chosen uniformly;
-- ``greedy``: every figure heads for the nearest station of the possible set;
-- ``team``: a coordinating team that spreads over the possible set: the figures still to move
-  are paired with possible stations (nearest pairs first, each target claiming its neighbours
-  too, so the next figure covers another part of the set); a figure lands on a possible station
-  when it can, and otherwise steps towards its target.
+Detective teams: ``random``, ``greedy``, ``team`` (coordinating) and ``hunter`` (the strongest,
+ours), all with ticket management; see ``benchmarks/ai_teams.py``.
 
-Prints, per pairing, Mister X's escape rate (he wins: round 22 ends, or no detective can move),
-the mean round of his capture (over the games he loses), and for the AI the CPU seconds per
-decision (mean and slowest, thread CPU time).
+Per pairing it prints Mister X's escapes (he wins: round 22 ends, or no detective can move) with
+a 95 % interval (Wilson score), the games the detectives stranded themselves in (no detective
+could move: counted as his escapes, as the rules say), how often a move of his ended within a
+detective's reach (a station some detective or bobby can move to next) while a legal move
+(single or double, any ticket) ending out of reach existed, and the mean round of his capture.
+For the AI levels, the host's thread CPU seconds per decision.
+
+``--pi-speed``: the AI's decision time on one Raspberry Pi 4 core. The run first calibrates the
+Pi-speed cap (``benchmarks/pispeed.py``: a pure-Python workload with a published Raspberry Pi 4
+time, measured here; the cgroup CPU quota that makes it run at the Pi's speed), then replays the
+AI's decisions of ``--pi-games`` games per level against the strongest team in a worker process
+capped to that quota, and reports the wall time of each decision there (the Pi's CPU seconds:
+one thread, one capped core), median, p90 and max per level, with the AI's own CPU budget scaled
+to the cap so it stops where it would on a Pi.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import math
 import multiprocessing
 import os
 import platform
@@ -36,20 +46,22 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from ai_teams import TEAMS, stranded
+
 from companion.core import TABLE, Audience, Intent, JSONObject
 from companion.games.scotland_yard import RULES, ai, moves
 from companion.games.scotland_yard.ai_maps import maps
-from companion.games.scotland_yard.model import DrawStart, Move, SYState, XMove
+from companion.games.scotland_yard.model import NORMAL, DrawStart, Move, SYState, XDouble, XMove
 
 MRX = Audience.of_seat("mrx")
 X_PLAYERS = ("random", "greedy", "easy", "normal", "hard")
-TEAMS = ("random", "greedy", "team")
-
+TEAM_NAMES = tuple(TEAMS)
+XPolicy = Callable[[SYState, random.Random, int], Intent]
 
 # ------------------------------------------------------------------------------------- Mister X
 
@@ -76,78 +88,43 @@ def x_greedy(state: SYState, rng: random.Random, seed: int) -> Intent:
     return XMove(ticket, station)  # type: ignore[arg-type]
 
 
-def x_ai(level: str) -> Callable[[SYState, random.Random, int], Intent]:
+def x_ai(level: str, budget: float | None = ai.CPU_BUDGET) -> XPolicy:
     def play(state: SYState, rng: random.Random, seed: int) -> Intent:
-        return ai.choose(state, level, seed)
+        return ai.choose(state, level, seed, budget)
 
     return play
 
 
-X_POLICY: dict[str, Callable[[SYState, random.Random, int], Intent]] = {
-    "random": x_random,
-    "greedy": x_greedy,
-    **{level: x_ai(level) for level in ai.LEVELS},
-}
+X_POLICY: dict[str, XPolicy] = {"random": x_random, "greedy": x_greedy, **{lv: x_ai(lv) for lv in ai.LEVELS}}
 
-# ------------------------------------------------------------------------------------ detectives
-
-Option = tuple[int, str, int]  # figure index, line, station
+# ------------------------------------------------------------------------------ what we count
 
 
-def options_of(state: SYState, i: int) -> list[Option]:
-    return [(i, line, s) for line, dests in moves.figure_options(state, i).items() for s in dests]
+def reach_zone(state: SYState) -> set[int]:
+    """Stations some detective or bobby can move to next (with its tickets; Mister X's station
+    is free, so only the lines and tickets matter)."""
+    out: set[int] = set()
+    for i, here in enumerate(state.positions):
+        purse = state.purse_of[i]
+        for k, line in enumerate(NORMAL):
+            if purse < 0 or state.purses[purse][k] > 0:
+                out.update(state.board.neighbours(line, here))
+    return out
 
 
-def d_random(state: SYState, rng: random.Random) -> Option:
-    figure = rng.choice(moves.to_move(state))
-    return rng.choice(options_of(state, figure))
+def safe_move_exists(state: SYState, zone: set[int]) -> bool:
+    """Some legal move of Mister X (single or double, any ticket) ends out of ``zone``."""
+    if any(s not in zone for dests in moves.x_singles(state).values() for s in dests):
+        return True
+    return any(s not in zone for _t, _s, then in moves.x_doubles(state) for dests in then.values() for s in dests)
 
 
-def d_greedy(state: SYState, rng: random.Random) -> Option:
-    """The first figure still to move heads for the nearest possible station (ties: at random)."""
-    m = maps(state.board)
-    figure = moves.to_move(state)[0]
-    scored = [(min(m.dist[s][c] for c in state.candidates), o) for o in options_of(state, figure) for s in [o[2]]]
-    best = min(d for d, _ in scored)
-    return rng.choice([o for d, o in scored if d == best])
+def final_station(intent: Intent) -> int:
+    if isinstance(intent, XDouble):
+        return intent.second.station
+    assert isinstance(intent, XMove)
+    return intent.station
 
-
-def d_team(state: SYState, rng: random.Random) -> Option:
-    """The team spreads over the possible set, then the first figure still to move makes its move.
-
-    Figures are paired with possible stations nearest pair first; a station taken as a target
-    also takes its neighbours out of the pool, so the next figure heads for another part of the
-    set. A figure that can land on a possible station does (it may catch him, and it shrinks the
-    set); otherwise it steps towards its target."""
-    m = maps(state.board)
-    todo = moves.to_move(state)
-    candidates = state.candidates
-    pool = set(candidates)
-    pairs = sorted((m.dist[state.positions[i]][c], rng.random(), i, c) for i in todo for c in candidates)
-    target: dict[int, int] = {}
-    for _d, _r, i, c in pairs:
-        if i in target or c not in pool:
-            continue
-        target[i] = c
-        pool -= {c, *m.around[c]}
-        if not pool:
-            pool = set(candidates) - set(target.values())
-        if len(target) == len(todo):
-            break
-    first = todo[0]
-    options = options_of(state, first)
-    hits = [o for o in options if o[2] in candidates]
-    goal = m.dist[target.get(first, min(candidates))]
-    options = hits or options
-    best = min(goal[o[2]] for o in options)
-    return rng.choice([o for o in options if goal[o[2]] == best])
-
-
-TEAM_POLICY: dict[str, Callable[[SYState, random.Random], Option]] = {
-    "random": d_random,
-    "greedy": d_greedy,
-    "team": d_team,
-}
 
 # ------------------------------------------------------------------------------------------ games
 
@@ -159,29 +136,42 @@ CONFIGS: dict[int, JSONObject] = {
 @dataclass(frozen=True)
 class Result:
     escaped: bool
+    stranded: bool
     round: int
-    cpu: tuple[float, ...]  # seconds per Mister X decision
+    decisions: int
+    in_reach: int  # his moves that ended in reach while a safe move existed
+    cpu: tuple[float, ...]  # host thread CPU seconds per Mister X decision
 
 
-def play(x_name: str, team: str, game_seed: int, detectives: int) -> Result:
+def start(game_seed: int, detectives: int) -> tuple[SYState, random.Random]:
     state = RULES.setup(CONFIGS[detectives])
     table_rng = random.Random(game_seed)
-    state = _commit(state, RULES.decide(state, DrawStart(), TABLE, table_rng))
+    return _commit(state, RULES.decide(state, DrawStart(), TABLE, table_rng)), table_rng
+
+
+def play(x_name: str, team: str, game_seed: int, detectives: int, x_policy: XPolicy | None = None) -> Result:
+    state, table_rng = start(game_seed, detectives)
     x_rng = random.Random(f"x/{game_seed}")
     d_rng = random.Random(f"d/{game_seed}")
-    x_policy, d_policy = X_POLICY[x_name], TEAM_POLICY[team]
+    x_play = x_policy or X_POLICY[x_name]
+    d_play = TEAMS[team]()
     cpu: list[float] = []
+    in_reach = 0
     while state.end is None:
         if state.phase == "x":
             t0 = time.thread_time()
-            intent = x_policy(state, x_rng, game_seed)
+            intent = x_play(state, x_rng, game_seed)
             cpu.append(time.thread_time() - t0)
+            zone = reach_zone(state)
+            if final_station(intent) in zone and safe_move_exists(state, zone):
+                in_reach += 1
             state = _commit(state, RULES.decide(state, intent, MRX, table_rng))
         else:
-            i, line, station = d_policy(state, d_rng)
+            i, line, station = d_play(state, d_rng)
             move = Move(state.figures[i], line, station)  # type: ignore[arg-type]
             state = _commit(state, RULES.decide(state, move, TABLE, table_rng))
-    return Result(state.end.reason in ("x_escaped", "detectives_stuck"), state.round, tuple(cpu))
+    escaped = state.end.reason in ("x_escaped", "detectives_stuck")
+    return Result(escaped, stranded(state), state.round, len(cpu), in_reach, tuple(cpu))
 
 
 def _commit(state: SYState, events: tuple[object, ...]) -> SYState:
@@ -192,6 +182,81 @@ def _commit(state: SYState, events: tuple[object, ...]) -> SYState:
 
 def _job(args: tuple[str, str, int, int]) -> Result:
     return play(*args)
+
+
+# -------------------------------------------------------------------------------------- report
+
+
+def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """95 % Wilson score interval of a proportion ``k / n``."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = k / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+@dataclass
+class Cell:
+    x: str
+    team: str
+    games: int
+    escapes: int
+    low: float
+    high: float
+    stranded: int
+    in_reach: int
+    decisions: int
+    caught_round: float | None
+
+    @classmethod
+    def of(cls, x: str, team: str, results: list[Result]) -> Cell:
+        escapes = sum(r.escaped for r in results)
+        low, high = wilson(escapes, len(results))
+        lost = [r.round for r in results if not r.escaped]
+        return cls(
+            x,
+            team,
+            len(results),
+            escapes,
+            low,
+            high,
+            sum(r.stranded for r in results),
+            sum(r.in_reach for r in results),
+            sum(r.decisions for r in results),
+            statistics.mean(lost) if lost else None,
+        )
+
+    def text(self) -> str:
+        rate = 100 * self.escapes / self.games
+        return (
+            f"{rate:5.1f}% [{100 * self.low:4.1f}–{100 * self.high:4.1f}] "
+            f"strand {self.stranded:3d} reach {self.in_reach:4d}"
+        )
+
+
+def targets(cells: list[Cell]) -> None:
+    """The issue's targets against the strongest team, where this run has the cells for them."""
+    by = {(c.x, c.team): c for c in cells}
+    team = "hunter"
+    base = by.get(("greedy", team))
+    for level, margin in (("hard", 40), ("normal", 25)):
+        cell = by.get((level, team))
+        if base and cell:
+            gap = 100 * (cell.escapes / cell.games - base.escapes / base.games)
+            verdict = "met" if gap >= margin else "NOT met"
+            print(f"target: {level} >= greedy + {margin} points vs {team}: {gap:+.1f} points, {verdict}")
+    reach = sum(c.in_reach for c in cells if c.x in ai.LEVELS)
+    if any(c.x in ai.LEVELS for c in cells):
+        verdict = "met" if reach == 0 else "NOT met"
+        print(f"target: 0 AI moves ending in reach while a safe one existed: {reach}, {verdict}")
+
+
+def quantiles(samples: list[float]) -> tuple[float, float, float]:
+    ordered = sorted(samples)
+    p90 = ordered[max(0, math.ceil(0.9 * len(ordered)) - 1)]
+    return statistics.median(ordered), p90, ordered[-1]
 
 
 def cpu_name() -> str:
@@ -206,42 +271,61 @@ def cpu_name() -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--games", type=int, default=1000, help="seeded games per pairing (seeds 0..N-1)")
+    parser.add_argument("--games", type=int, default=1000, help="seeded games per pairing (seeds S..S+N-1)")
     parser.add_argument("--first-seed", type=int, default=0)
     parser.add_argument("--detectives", type=int, default=3, choices=range(1, 6), help="detective players")
     parser.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1), help="worker processes")
     parser.add_argument("--x", nargs="+", default=list(X_PLAYERS), choices=X_PLAYERS)
-    parser.add_argument("--team", nargs="+", default=list(TEAMS), choices=TEAMS)
+    parser.add_argument("--team", nargs="+", default=list(TEAM_NAMES), choices=TEAM_NAMES)
+    parser.add_argument("--pi-speed", action="store_true", help="also time the AI's decisions at Pi 4 speed")
+    parser.add_argument("--pi-games", type=int, default=20, help="games per level timed at Pi speed")
+    parser.add_argument("--json", type=Path, help="write every cell (and the Pi-speed timings) to this file")
     args = parser.parse_args()
     seeds = range(args.first_seed, args.first_seed + args.games)
     figures = RULES.setup(CONFIGS[args.detectives]).figures
     print(
         f"Mister X AI benchmark: {args.games} games per pairing (seeds {seeds.start}..{seeds.stop - 1}), "
         f"{args.detectives} detective player(s) = figures {', '.join(figures)}; "
-        f"{cpu_name()}, {os.cpu_count()} cores, "
-        f"Python {platform.python_version()}, "
-        f"{args.jobs} worker(s); CPU budget per decision {ai.CPU_BUDGET} s"
+        f"{cpu_name()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
+        f"{args.jobs} worker(s); CPU budget per decision {ai.CPU_BUDGET} s",
+        flush=True,
     )
-    header = f"{'Mister X':<8} | " + " | ".join(f"{'vs ' + t:^26}" for t in args.team) + " | CPU s/decision: mean, max"
+    print("cells: escapes % [95 % interval], stranded games, moves ended in reach while a safe one existed")
+    header = f"{'Mister X':<8} | " + " | ".join(f"{'vs ' + t:^40}" for t in args.team) + " | host CPU s/decision"
     print(header)
     print("-" * len(header))
-    start = time.perf_counter()
+    start_time = time.perf_counter()
+    cells: list[Cell] = []
     ctx = multiprocessing.get_context("fork")
     with ctx.Pool(args.jobs) as pool:
         for x_name in args.x:
-            cells = []
+            row = []
             cpu: list[float] = []
             for team in args.team:
                 jobs = [(x_name, team, s, args.detectives) for s in seeds]
                 results = pool.map(_job, jobs, chunksize=max(1, len(jobs) // (8 * args.jobs)))
-                escapes = sum(r.escaped for r in results)
-                lost = [r.round for r in results if not r.escaped]
-                mean = f"{statistics.mean(lost):4.1f}" if lost else "  - "
-                cells.append(f"escapes {100 * escapes / len(results):5.1f}%, caught rd {mean}")
+                cell = Cell.of(x_name, team, results)
+                cells.append(cell)
+                row.append(cell.text())
                 cpu += [c for r in results for c in r.cpu]
-            timing = f"{statistics.mean(cpu):.4f}, {max(cpu):.3f}" if x_name in ai.LEVELS else "-"
-            print(f"{x_name:<8} | " + " | ".join(f"{c:^26}" for c in cells) + f" | {timing}", flush=True)
-    print(f"({time.perf_counter() - start:.0f} s wall)")
+            timing = "-"
+            if x_name in ai.LEVELS:
+                med, p90, top = quantiles(cpu)
+                timing = f"median {med:.4f}, p90 {p90:.4f}, max {top:.3f}"
+            print(f"{x_name:<8} | " + " | ".join(f"{c:^40}" for c in row) + f" | {timing}", flush=True)
+    print(f"({time.perf_counter() - start_time:.0f} s wall)", flush=True)
+    targets(cells)
+    report: dict[str, object] = {
+        "games": args.games,
+        "first_seed": args.first_seed,
+        "cells": [asdict(c) for c in cells],
+    }
+    if args.pi_speed:
+        import pi_timing
+
+        report["pi_speed"] = pi_timing.run(args.pi_games, args.detectives)
+    if args.json:
+        args.json.write_text(json.dumps(report, indent=1))
 
 
 if __name__ == "__main__":

@@ -7,20 +7,38 @@ intentions are modelled, never read.
 
 How a move is chosen
 --------------------
-The detectives cannot see where Mister X went, only the ticket (and a reveal). So every move
-with the same public trace leaves them the same knowledge (the same tracker set), and their
-answer cannot depend on the station he chose. The AI groups the legal moves by that trace,
-samples the detectives' answer to each trace several times from a model of a coordinated team
-(each figure heads for a different station of the set, and lands on a possible station when it
-can), and scores each move by how often the answer would catch him and, when it does not, how
-good his position is afterwards: how many safe exits he has, how large the set still is, how
-far the nearest detective stands. Black tickets and double moves cost a price that falls as the
-game nears its end, so they are spent where they change the most (typically right after a
-reveal, or across one). The hard level re-examines its best moves one round deeper.
+1. **Safe first.** A station some detective or bobby can move to next (with the tickets it
+   holds) is *in reach*. Whenever a legal move (single or double, any ticket) ends out of every
+   figure's reach, only such *safe* moves are weighed: he never ends a move in reach when he
+   can avoid it, and nothing later in the search can bring an unsafe move back. Black tickets
+   are never spent where they hide nothing — in rounds 1 and 2, or on a reveal field, where
+   everyone sees his station anyway — unless no other move is left.
+2. **The detectives' answer.** The detectives cannot see where he went, only the ticket (and a
+   reveal), so every move with the same public trace leaves them the same knowledge (the same
+   tracker set) and their answer cannot depend on the station he chose. The moves are grouped
+   by trace, and the answer to each trace is sampled from a model of a coordinated team: a
+   figure lands on a station of the set when it can (it might catch him, and it shrinks the
+   set); otherwise it heads for a part of the set no teammate took, and of the moves that bring
+   it as near, takes the one that puts most of the stations he could flee to next within its
+   reach, not counting those a teammate already covers (it cuts off his flight).
+3. **Scores.** A move scores by how often the answer would catch him and, when it does not, by
+   his position afterwards: how many safe exits he keeps, how large the set stays, how far the
+   nearest figure stands (before a reveal: how far from them his exits lead). Black tickets and
+   double moves cost a price that falls as the game nears its end, so they are spent where they
+   change the most (typically right after a reveal, or across one).
+4. **Ties** go to the safe move, then to the move that leaves the larger set (then to fewer
+   figures able to reach his station, then to a fixed order).
+
+Levels differ in how much they search, never in wasting tickets: **easy** samples one answer
+per trace and weighs double moves only when no single move is safe; **normal** samples ten,
+also weighs double moves around reveals, and re-examines its two best moves one round deeper
+(his best next move against each of three sampled answers); **hard** samples sixteen and
+re-examines its four best moves against five answers each.
 
 Deterministic: the same state, level and seed give the same move. The CPU budget (thread CPU
-seconds, a setting) only cuts sampling short on a machine too slow for the level; on the
-development machine no level reaches it (``make bench-ai`` prints the slowest decision).
+seconds, a setting) only cuts sampling short on a machine too slow for the level; the levels are
+sized so that a Raspberry Pi 4 core stays within it (``make bench-ai BENCH_AI_ARGS=--pi-speed``
+measures their decisions at Pi speed; see ``docs/ai.md``).
 """
 
 from __future__ import annotations
@@ -37,34 +55,39 @@ from companion.games.scotland_yard.ai_maps import ALL_LINES, Maps, maps
 from companion.games.scotland_yard.model import REVEALS, ROUNDS, Step, SYState, Ticket, Tickets, XDouble, XMove
 
 LEVELS: Final = ("easy", "normal", "hard")
-#: default CPU seconds one decision may take (thread CPU time; the Pi may want more)
+#: default CPU seconds one decision may take (thread CPU time)
 CPU_BUDGET: Final = 0.5
 
 Choice = XMove | XDouble
-DoublesWhen = Literal["always", "reveals", "danger"]
+DoublesWhen = Literal["needed", "reveals", "always"]
 
 
 @dataclass(frozen=True)
 class Level:
     samples: int  # detective answers sampled per public trace
-    doubles_when: DoublesWhen  # "always" weigh double moves, or around "reveals" (and in danger, as deeper down)
+    doubles: DoublesWhen  # double moves weighed only when "needed", also around "reveals", or "always"
     lookahead: int  # best moves re-examined one round deeper (0: none)
     deep_samples: int  # answers followed one round deeper, per re-examined move
-    sub_samples: int  # answers sampled per trace in that deeper round
-    slack: float  # easy: may pick any move scoring within this much of the best
 
 
 LEVEL: Final = {
-    "easy": Level(samples=3, doubles_when="reveals", lookahead=0, deep_samples=0, sub_samples=0, slack=0.25),
-    "normal": Level(samples=10, doubles_when="reveals", lookahead=0, deep_samples=0, sub_samples=0, slack=0.0),
-    "hard": Level(samples=24, doubles_when="always", lookahead=4, deep_samples=6, sub_samples=4, slack=0.0),
+    "easy": Level(samples=1, doubles="needed", lookahead=0, deep_samples=0),
+    "normal": Level(samples=10, doubles="reveals", lookahead=2, deep_samples=3),
+    "hard": Level(samples=16, doubles="reveals", lookahead=4, deep_samples=5),
 }
 
+#: how his next move is weighed in the deeper look
+FOLLOW: Final = Level(samples=3, doubles="needed", lookahead=0, deep_samples=0)
+
 CAPTURED: Final = -0.25  # score of a sampled answer that catches him
-HIT: Final = 0.85  # chance that a figure able to land on a possible station does so
+LAND: Final = 0.9  # chance that a figure able to land on a possible station does so
+NOISE: Final = 0.15  # chance that a figure takes a near-best move instead of the best
 DANGER: Final = 0.5  # a best single move scoring below this makes double moves worth a look
 WARM: Final = 4  # answers sampled for every trace before the less promising ones are left
 KEEP: Final = 8  # traces that get all the answers
+THRIFT: Final = 1.0  # how dear black tickets and double moves are early in the game
+W_SAFE: Final = 0.8  # weight of his safe exits in a position's value
+W_HIDE: Final = 0.1  # weight of the size of the set (before a reveal: how far his exits lead)
 
 
 @dataclass(frozen=True)
@@ -114,6 +137,22 @@ class Group:
     def samples(self, most: int) -> int:
         """Answers worth sampling: few where the detectives know much (one station after a reveal)."""
         return min(most, max(4, len(self.candidates)))
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A decision and how it came about (for tests and the benchmark)."""
+
+    plan: Plan
+    safe_exists: bool  # some legal move ended out of every figure's reach
+    first: tuple[Plan, ...]  # the moves weighed (only safe ones when one exists), ranked before the deeper look
+    ranked: tuple[Plan, ...]  # the final ranking, best first
+    scores: dict[Plan, float]
+    cut: bool  # the CPU budget cut the search short
+
+    @property
+    def choice(self) -> Choice:
+        return self.plan.intent()
 
 
 def masks_of(state: SYState) -> tuple[int, ...]:
@@ -180,6 +219,20 @@ def trace(m: Maps, sit: Situation, plan: Plan) -> tuple[tuple[object, ...], froz
     return tuple(key), candidates
 
 
+def danger_zone(m: Maps, positions: Iterable[int], masks: tuple[int, ...]) -> set[int]:
+    """Stations some figure can move to in one move (where Mister X must not stand)."""
+    out: set[int] = set()
+    for p, mask in zip(positions, masks, strict=True):
+        if p:
+            out.update(m.reach(p, mask))
+    return out
+
+
+def wasteful(sit: Situation, plan: Plan) -> bool:
+    """A black ticket where it hides nothing: rounds 1–2 (the set is wide anyway) or a reveal field."""
+    return any(t == "black" and (sit.round <= 2 or sit.field + k in REVEALS) for k, (t, _s) in enumerate(plan.steps))
+
+
 # ------------------------------------------------------------------------------ detectives' answer
 
 
@@ -188,16 +241,21 @@ def answer(
     positions: tuple[int, ...],
     masks: tuple[int, ...],
     candidates: frozenset[int],
+    flee: frozenset[int],
     pool: list[int],
     rng: random.Random,
 ) -> tuple[int, ...]:
-    """One sampled answer of a coordinated team that knows only ``candidates``.
+    """One sampled answer of a sharp, coordinated team that knows only ``candidates``.
 
-    Figures move in a random order; each lands on a possible station it can reach (with chance
-    ``HIT``), or else heads for the nearest of a few possible stations no teammate has claimed."""
+    Figures move in a random order. One that can land on a possible station no teammate took
+    does (with chance ``LAND``). Otherwise it heads for the nearest of a few possible stations
+    no teammate has claimed, and of the moves that bring it as near, it takes the one that puts
+    most of ``flee`` (the stations he could move to next) within its reach that no teammate
+    already reaches (with chance ``NOISE`` it ignores that and takes any of them)."""
     new = list(positions)
     occupied = set(positions)
     claimed: set[int] = set()
+    covered: set[int] = set()
     order = list(range(len(new)))
     rand = rng.random
     rng.shuffle(order)
@@ -206,12 +264,14 @@ def answer(
         here = new[i]
         if not here:
             continue
-        options = [d for d in m.reach(here, masks[i]) if d not in occupied]
+        mask = masks[i]
+        options = [d for d in m.reach(here, mask) if d not in occupied]
         if not options:
             continue
         hits = [d for d in options if d in candidates and d not in claimed]
-        if hits and rand() < HIT:
-            dest = target = hits[int(rand() * len(hits))]
+        if hits and rand() < LAND:
+            dest = hits[int(rand() * len(hits))]
+            claimed.add(dest)
         else:
             row = m.dist[here]
             target = 0
@@ -222,23 +282,27 @@ def answer(
             if not target:
                 target = pool[int(rand() * size)] if size else here
             towards = m.dist[target]
-            best = min(towards[d] for d in options)
-            nearest = [d for d in options if towards[d] == best]
+            near = min(towards[d] for d in options)
+            nearest = [d for d in options if towards[d] == near]
+            if len(nearest) > 1 and rand() >= NOISE:
+                # Of the moves as near to its target, the one that cuts off most of his flight.
+                gains = [sum(1 for e in m.reach(d, mask) if e in flee and e not in covered) for d in nearest]
+                best = max(gains)
+                nearest = [d for d, g in zip(nearest, gains, strict=True) if g == best]
             dest = nearest[int(rand() * len(nearest))]
-        claimed.add(target)
+        covered.update(m.reach(dest, mask))
         occupied.discard(here)
         occupied.add(dest)
         new[i] = dest
     return tuple(new)
 
 
-def danger_zone(m: Maps, positions: Iterable[int], masks: tuple[int, ...]) -> set[int]:
-    """Stations some figure can move to in one move (where Mister X must not stand)."""
+def flee_from(m: Maps, candidates: frozenset[int], black: bool) -> frozenset[int]:
+    """Stations he could move to next from any possible station (what the detectives must cover)."""
     out: set[int] = set()
-    for p, mask in zip(positions, masks, strict=True):
-        if p:
-            out.update(m.reach(p, mask))
-    return out
+    for c in candidates:
+        out.update(m.around[c] if black else (n for _bit, n in m.land[c]))
+    return frozenset(out)
 
 
 # ---------------------------------------------------------------------------------------- scoring
@@ -246,7 +310,7 @@ def danger_zone(m: Maps, positions: Iterable[int], masks: tuple[int, ...]) -> se
 
 def resource_cost(sit: Situation, plan: Plan) -> float:
     """What spending black tickets and a double move costs now: more early, nothing at the end."""
-    left = (ROUNDS - sit.round) / ROUNDS
+    left = THRIFT * (ROUNDS - sit.round) / ROUNDS
     cost = 0.0
     blacks = plan.blacks()
     if blacks:
@@ -280,7 +344,7 @@ def position_value(
         hide = min(1.0, max(0, best_exit - 1) / 3)
     else:
         hide = min(1.0, math.log2(max(hidden_in, 1)) / 5)
-    return 0.8 * safe + 0.1 * hide + 0.1 * far
+    return W_SAFE * safe + W_HIDE * hide + (1 - W_SAFE - W_HIDE) * far
 
 
 def rng_for(seed: int, sample: int) -> random.Random:
@@ -300,53 +364,97 @@ def groups_of(m: Maps, sit: Situation, plans: list[Plan]) -> list[Group]:
     return [by_key[k] for k in sorted(by_key, key=repr)]
 
 
-def sample(m: Maps, sit: Situation, groups: list[Group], samples: int, seed: int, deadline: float) -> dict[Plan, float]:
-    """Mean score of every plan over up to ``samples`` sampled answers (fewer if the budget runs out)."""
-    totals: dict[Plan, float] = {p: 0.0 for g in groups for p in g.plans}
-    counts: dict[Plan, int] = {p: 0 for p in totals}
-    pools = {id(g): sorted(g.candidates) for g in groups}
-    active = list(groups)
-    for j in range(samples):
-        if j and time.thread_time() > deadline:
-            break
-        if j == WARM and len(active) > KEEP:
-            # Successive rejection: only the most promising traces get the rest of the answers.
-            def best(g: Group) -> float:
-                return max(totals[p] / counts[p] - resource_cost(sit, p) for p in g.plans)
+class Search:
+    """One decision's search: the CPU deadline, and whether it cut anything short."""
 
-            active = sorted(active, key=best, reverse=True)[:KEEP]
-        for group in active:
-            if j >= group.samples(samples):
+    def __init__(self, m: Maps, deadline: float) -> None:
+        self.m = m
+        self.deadline = deadline
+        self.cut = False
+
+    def late(self) -> bool:
+        if time.thread_time() > self.deadline:
+            self.cut = True
+        return self.cut
+
+    def sample(self, sit: Situation, groups: list[Group], samples: int, seed: int) -> dict[Plan, float]:
+        """Mean score of every plan over up to ``samples`` sampled answers (fewer if the budget runs out)."""
+        m = self.m
+        totals: dict[Plan, float] = {p: 0.0 for g in groups for p in g.plans}
+        counts: dict[Plan, int] = {p: 0 for p in totals}
+        pools = {id(g): sorted(g.candidates) for g in groups}
+        flees = {id(g): flee_from(m, g.candidates, sit.black > 0) for g in groups}
+        active = list(groups)
+        for j in range(samples):
+            if j and self.late():
+                break
+            if j == WARM and len(active) > KEEP:
+                # Successive rejection: only the most promising traces get the rest of the answers.
+                def best(g: Group) -> float:
+                    return max(totals[p] / counts[p] - resource_cost(sit, p) for p in g.plans)
+
+                active = sorted(active, key=best, reverse=True)[:KEEP]
+            for group in active:
+                if j >= group.samples(samples):
+                    continue
+                after = answer(
+                    m, sit.positions, sit.masks, group.candidates, flees[id(group)], pools[id(group)], rng_for(seed, j)
+                )
+                group.answers.append(after)
+                zone = danger_zone(m, after, sit.masks)
+                hidden_in = len(group.candidates.difference(after))
+                for plan in group.plans:
+                    counts[plan] += 1
+                    if plan.dest in after:
+                        totals[plan] += CAPTURED
+                    else:
+                        totals[plan] += position_value(m, sit, plan, after, zone, hidden_in)
+        return {p: total / counts[p] - resource_cost(sit, p) for p, total in totals.items() if counts[p]}
+
+    def weigh(self, sit: Situation, level: Level, seed: int) -> tuple[dict[Plan, float], list[Group], bool]:
+        """Scores of the moves worth weighing (only safe ones when one exists), their traces with
+        the sampled answers, and whether a safe move exists."""
+        m = self.m
+        zone = danger_zone(m, sit.positions, sit.masks)
+        single = singles(m, sit)
+        safe = [p for p in single if p.dest not in zone]
+        around_reveal = sit.field in REVEALS or sit.field - 1 in REVEALS
+        weigh_doubles = sit.double > 0 and (
+            not safe or level.doubles == "always" or (level.doubles == "reveals" and around_reveal)
+        )
+        double = doubles(m, sit) if weigh_doubles else []
+        safe += [p for p in double if p.dest not in zone]
+        pool = safe or single + double
+        thrifty = [p for p in pool if not wasteful(sit, p)]
+        pool = thrifty or pool
+        groups = groups_of(m, sit, pool)
+        scored = self.sample(sit, groups, level.samples, seed)
+        if not weigh_doubles and sit.double > 0 and (not scored or max(scored.values()) < DANGER):
+            extra = [p for p in doubles(m, sit) if p.dest not in zone and not wasteful(sit, p)]
+            more = groups_of(m, sit, extra)
+            scored.update(self.sample(sit, more, level.samples, seed))
+            groups += more
+        return scored, groups, bool(safe)
+
+    def deeper(self, sit: Situation, group: Group, plan: Plan, level: Level, seed: int) -> float | None:
+        """The plan's score one round deeper: against the first sampled answers, his best next
+        move's score (weighed with ``FOLLOW``: few answers, no deeper look)."""
+        total = 0.0
+        n = 0
+        for j, after in enumerate(group.answers[: level.deep_samples]):
+            if self.late():
+                break
+            n += 1
+            if plan.dest in after:
+                total += CAPTURED
                 continue
-            pool = pools[id(group)]
-            after = answer(m, sit.positions, sit.masks, group.candidates, pool, rng_for(seed, j))
-            group.answers.append(after)
-            zone = danger_zone(m, after, sit.masks)
-            hidden_in = len(group.candidates.difference(after))
-            for plan in group.plans:
-                counts[plan] += 1
-                if plan.dest in after:
-                    totals[plan] += CAPTURED
-                else:
-                    totals[plan] += position_value(m, sit, plan, after, zone, hidden_in)
-    return {p: total / counts[p] - resource_cost(sit, p) for p, total in totals.items()}
-
-
-def scores(
-    m: Maps, sit: Situation, samples: int, seed: int, deadline: float, doubles_when: DoublesWhen = "danger"
-) -> tuple[dict[Plan, float], list[Group]]:
-    """Every move's score, and the traces with their sampled answers. Double moves are weighed
-    ``"always"``, around reveals (``"reveals"``: just shown, or about to be), or only when no
-    single move scores well (``"danger"``, and in the other cases too)."""
-    around_reveal = sit.field in REVEALS or sit.field - 1 in REVEALS
-    with_doubles = sit.double > 0 and (doubles_when == "always" or (doubles_when == "reveals" and around_reveal))
-    groups = groups_of(m, sit, singles(m, sit) + (doubles(m, sit) if with_doubles else []))
-    scored = sample(m, sit, groups, samples, seed, deadline)
-    if not with_doubles and sit.double > 0 and (not scored or max(scored.values()) < DANGER):
-        extra = groups_of(m, sit, doubles(m, sit))
-        scored.update(sample(m, sit, extra, samples, seed, deadline))
-        groups += extra
-    return scored, groups
+            nxt = after_plan(sit, plan, after, group.candidates)
+            if not singles(self.m, nxt) and nxt.double <= 0:
+                total += CAPTURED  # trapped
+                continue
+            follow, _groups, _safe = self.weigh(nxt, FOLLOW, seed * 31 + j + 1)
+            total += max(follow.values()) if follow else CAPTURED
+        return None if n == 0 else total / n - resource_cost(sit, plan)
 
 
 def after_plan(sit: Situation, plan: Plan, after: tuple[int, ...], candidates: frozenset[int]) -> Situation:
@@ -370,49 +478,46 @@ def after_plan(sit: Situation, plan: Plan, after: tuple[int, ...], candidates: f
     )
 
 
-def deeper(m: Maps, sit: Situation, group: Group, plan: Plan, level: Level, seed: int, deadline: float) -> float | None:
-    """The plan's score one round deeper: for the first answers, his best next move's score."""
-    total = 0.0
-    n = 0
-    for j, after in enumerate(group.answers[: level.deep_samples]):
-        if time.thread_time() > deadline:
-            break
-        n += 1
-        if plan.dest in after:
-            total += CAPTURED
-            continue
-        nxt = after_plan(sit, plan, after, group.candidates)
-        if not singles(m, nxt) and nxt.double <= 0:
-            total += CAPTURED  # trapped
-            continue
-        follow, _ = scores(m, nxt, level.sub_samples, seed * 31 + j + 1, deadline)
-        total += max(follow.values()) if follow else CAPTURED
-    return None if n == 0 else total / n - resource_cost(sit, plan)
+def ranking(m: Maps, sit: Situation, scored: dict[Plan, float], groups: list[Group], zone: set[int]) -> list[Plan]:
+    """Best first: score, then safe, then the larger set left, then fewer figures able to reach
+    his station, then a fixed order (ticket and station)."""
+    left = {p: len(g.candidates) for g in groups for p in g.plans}
+
+    def exposure(p: Plan) -> int:
+        return sum(1 for q, mask in zip(sit.positions, sit.masks, strict=True) if q and p.dest in m.reach(q, mask))
+
+    return sorted(scored, key=lambda p: (-scored[p], p.dest in zone, -left.get(p, 0), exposure(p), p.steps))
 
 
-def choose(state: SYState, level: str = "normal", seed: int = 0, cpu_budget: float | None = CPU_BUDGET) -> Choice:
-    """Mister X's move in ``state`` (his turn): an ``XMove`` or an ``XDouble`` the rules accept."""
+def decide(state: SYState, level: str = "normal", seed: int = 0, cpu_budget: float | None = CPU_BUDGET) -> Decision:
+    """Mister X's move in ``state`` (his turn), with how it was chosen."""
     if state.phase != "x":
         raise ValueError("it is not Mister X's turn")
     spec = LEVEL[level]
     m = maps(state.board)
-    deadline = time.thread_time() + cpu_budget if cpu_budget is not None else math.inf
+    search = Search(m, time.thread_time() + cpu_budget if cpu_budget is not None else math.inf)
     sit = situation(state)
+    zone = danger_zone(m, sit.positions, sit.masks)
     base = random.Random(f"sy-ai/{seed}/{len(state.route)}/{state.round}").randrange(1 << 30)
-    scored, groups = scores(m, sit, spec.samples, base, deadline, spec.doubles_when)
-    ranked = sorted(scored, key=lambda p: (-scored[p], p.steps))
+    scored, groups, safe_exists = search.weigh(sit, spec, base)
+    if not scored:  # no budget at all: the first safe move, else the first legal one
+        pool = [p for g in groups for p in g.plans]
+        scored = dict.fromkeys(pool, 0.0)
+    first = ranking(m, sit, scored, groups, zone)
+    ranked = first
     if spec.lookahead:
         group_of = {p: g for g in groups for p in g.plans}
         refined: dict[Plan, float] = {}
-        for plan in ranked[: spec.lookahead]:
-            value = deeper(m, sit, group_of[plan], plan, spec, base, deadline)
+        for plan in first[: spec.lookahead]:
+            value = search.deeper(sit, group_of[plan], plan, spec, base)
             if value is not None:
                 refined[plan] = 0.5 * value + 0.5 * scored[plan]
         if refined:
-            ranked = sorted(refined, key=lambda p: (-refined[p], p.steps)) + ranked[len(refined) :]
-            scored.update(refined)
-    if spec.slack:
-        best = scored[ranked[0]]
-        close = [p for p in ranked if scored[p] >= best - spec.slack]
-        return random.Random(base).choice(close).intent()
-    return ranked[0].intent()
+            ranked = ranking(m, sit, refined, groups, zone) + first[len(refined) :]
+            scored = {**scored, **refined}
+    return Decision(ranked[0], safe_exists, tuple(first), tuple(ranked), scored, search.cut)
+
+
+def choose(state: SYState, level: str = "normal", seed: int = 0, cpu_budget: float | None = CPU_BUDGET) -> Choice:
+    """Mister X's move in ``state`` (his turn): an ``XMove`` or an ``XDouble`` the rules accept."""
+    return decide(state, level, seed, cpu_budget).choice

@@ -1,0 +1,121 @@
+"""The AI's decision time on one Raspberry Pi 4 core (``bench_ai.py --pi-speed``).
+
+Games of each level against the strongest team are played here, uncapped; every one of Mister
+X's decisions is made by a worker process inside the Pi-speed cgroup (``pispeed.CpuCap``), which
+times it: wall time there is a Pi 4 core's CPU time (one thread, the quota's share of one
+core). The worker gets the AI's CPU budget scaled by the calibration's ratio (its thread CPU
+clock counts this machine's seconds), so a decision is cut short exactly where the Pi would cut
+it; cut decisions are counted. As a cross-check each decision's host CPU time times the ratio is
+reported too. Without cgroups (not root), the worker runs uncapped and the table says so.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import random
+import statistics
+import time
+from multiprocessing.connection import Connection
+from pathlib import Path
+from typing import Any
+
+import pispeed
+from ai_teams import TEAMS
+
+from companion.core import TABLE, Audience
+from companion.games.scotland_yard import RULES, ai
+from companion.games.scotland_yard.model import Move, SYState
+
+MRX = Audience.of_seat("mrx")
+TEAM = "hunter"
+
+
+def _worker(path: str | None, conn: Connection) -> None:
+    if path is not None:
+        pispeed.CpuCap.join(Path(path))
+    while True:
+        job = conn.recv()
+        if job is None:
+            return
+        state, level, seed, budget = job
+        w0, c0 = time.perf_counter(), time.thread_time()
+        decision = ai.decide(state, level, seed, budget)
+        conn.send((decision.choice, time.perf_counter() - w0, time.thread_time() - c0, decision.cut))
+
+
+def _commit(state: SYState, events: tuple[object, ...]) -> SYState:
+    for event in events:
+        state = RULES.apply(state, event)  # type: ignore[arg-type]
+    return state
+
+
+def _quantiles(samples: list[float]) -> dict[str, float]:
+    ordered = sorted(samples)
+    return {
+        "median": statistics.median(ordered),
+        "p90": ordered[max(0, -(-9 * len(ordered) // 10) - 1)],
+        "max": ordered[-1],
+    }
+
+
+def run(games: int, detectives: int) -> dict[str, Any]:
+    """Time every level's decisions in ``games`` games (seeds 0..games-1) and print the table."""
+    import bench_ai
+
+    reason = pispeed.unavailable()
+    cal = pispeed.calibrate(check=reason is None)
+    print(cal.describe(), flush=True)
+    if reason:
+        print(f"Pi-speed cap UNAVAILABLE ({reason}): the times below are this machine's, uncapped", flush=True)
+    budget = cal.host_budget(ai.CPU_BUDGET)
+    ctx = multiprocessing.get_context("fork")
+    out: dict[str, Any] = {"calibration": cal.as_json(), "capped": reason is None, "games": games, "levels": {}}
+    print(
+        f"AI decisions at Pi speed: {games} games per level vs {TEAM}, seeds 0..{games - 1}; "
+        f"budget {ai.CPU_BUDGET} s of Pi CPU = {budget:.3f} s here"
+    )
+    wall = "Pi s (capped wall)" if reason is None else "UNCAPPED wall s"
+    print(f"{'level':<7} | {'decisions':>9} | {wall:<18}: median, p90, max | host CPU x ratio: median, p90, max | cut")
+    cap = pispeed.CpuCap(cal, f"companion-pispeed-ai-{id(out)}")
+    with cap if reason is None else _Nothing():
+        for level in ai.LEVELS:
+            mine, theirs = ctx.Pipe()
+            worker = ctx.Process(target=_worker, args=(str(cap.path) if reason is None else None, theirs))
+            worker.start()
+            walls: list[float] = []
+            cpus: list[float] = []
+            cuts = 0
+            for seed in range(games):
+                state, table_rng = bench_ai.start(seed, detectives)
+                team = TEAMS[TEAM]()
+                d_rng = random.Random(f"d/{seed}")
+                while state.end is None:
+                    if state.phase == "x":
+                        mine.send((state, level, seed, budget))
+                        choice, wall, cpu, cut = mine.recv()
+                        walls.append(wall)
+                        cpus.append(cal.pi_seconds(cpu))
+                        cuts += cut
+                        state = _commit(state, RULES.decide(state, choice, MRX, table_rng))
+                    else:
+                        i, line, station = team(state, d_rng)
+                        move = Move(state.figures[i], line, station)  # type: ignore[arg-type]
+                        state = _commit(state, RULES.decide(state, move, TABLE, table_rng))
+            mine.send(None)
+            worker.join()
+            w, c = _quantiles(walls), _quantiles(cpus)
+            out["levels"][level] = {"decisions": len(walls), "pi_wall": w, "pi_from_cpu": c, "cut": cuts}
+            print(
+                f"{level:<7} | {len(walls):>9} | {w['median']:.3f}, {w['p90']:.3f}, {w['max']:.3f}"
+                f"{'':>16} | {c['median']:.3f}, {c['p90']:.3f}, {c['max']:.3f}{'':>14} | {cuts}",
+                flush=True,
+            )
+    return out
+
+
+class _Nothing:
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, *args: object) -> None:
+        return None

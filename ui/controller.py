@@ -57,6 +57,8 @@ class HostService(Protocol):
 
     def url(self) -> str: ...
 
+    def bgstats_url(self, game_id: int, started: str) -> str: ...
+
 
 @dataclass
 class Phones:
@@ -206,13 +208,18 @@ class Controller:
         return await asyncio.to_thread(history.plays, self.lang)
 
     async def bgstats(self, game_id: int) -> tuple[str, bytes]:
-        """A finished game's BG Stats link and its QR code (error correction L: bigger modules)."""
+        """A finished game's whole BG Stats link, and a QR code of the short link on the Pi that
+        forwards to it (small enough to read off the screen however many players); without the
+        phone server, a code of the whole link (error correction L: bigger modules)."""
         from companion.app import bgstats
         from companion.app.history import History
 
         history = self.host.history if self.host is not None else History(self.store)
         play = await asyncio.to_thread(history.play, game_id, self.lang)
         link = bgstats.link(play)
+        if self.host is not None:
+            short = await asyncio.to_thread(self.host.bgstats_url, play.game_id, play.started)
+            return link, await asyncio.to_thread(qr_png, short, 10)
         return link, await asyncio.to_thread(qr_png, link, 10, "L")
 
     async def release(self, seat: str) -> None:

@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import html
 import io
 import json
+import re
 import secrets
 from pathlib import Path
 from typing import Any
@@ -29,6 +31,16 @@ def qr_of(data_url: str) -> str:
     png = base64.b64decode(data_url.split(",", 1)[1])
     (found,) = decode(Image.open(io.BytesIO(png)))
     return found.data.decode("utf-8")
+
+
+async def forwarded(r: HostRig, short: str) -> str:
+    """Where a short BG Stats link on the Pi forwards a phone (its page's link and refresh agree)."""
+    async with r.session.get(short) as answer:
+        assert answer.status == 200
+        page = await answer.text()
+    (target,) = set(re.findall(r'href="([^"]+)"', page))
+    assert f'content="1;url={target}"' in page
+    return html.unescape(target)
 
 
 def run(tmp_path: Path, scenario: Any) -> None:
@@ -170,15 +182,24 @@ def test_settings_saved_games_and_the_history_with_bgstats(tmp_path: Path) -> No
         state = await page.until(lambda s: s["current"] is not None and s["current"]["over"])
         result = state["current"]["result"]
         assert "Mister X ist gefasst" in result["how"]  # the table's language
-        link = qr_of(result["bgstats"]["qr"])
-        assert link == result["bgstats"]["link"]
+        short = qr_of(result["bgstats"]["qr"])  # the code: a short link on the Pi ...
+        assert short == result["bgstats"]["short"] and short.startswith(r.base + "/b/") and len(short) < 60
+        link = result["bgstats"]["link"]  # ... that gives the whole link, as the page's button does
+        assert await forwarded(r, short) == link
         data = bgstats.decode(link)
         assert isinstance(data, dict) and data["game"]["bggId"] == 438  # type: ignore[index]
         assert [p["winner"] for p in data["players"]] == [False, True]  # type: ignore[index,union-attr]
+        assert data == bgstats.play_data(r.host.history.play(game_id, "de"))
+        for wrong in (short[:-1] + ("0" if short[-1] != "0" else "1"), r.base + "/b/1", r.base + "/b/99-abcdefabcdef"):
+            async with r.session.get(wrong) as answer:
+                assert answer.status == 404 and "createPlay" not in await answer.text()
 
-        plays = await page.ok("history")
+        history = await page.ok("history")
+        plays = history["plays"]
         assert [p["game_id"] for p in plays] == [game_id] and "bgstats" not in plays[0]
-        assert qr_of((await page.ok("bgstats", game_id=game_id))["bgstats"]["qr"]) == link
+        assert (history["page"], history["total"]) == (0, 1)
+        assert qr_of((await page.ok("bgstats", game_id=game_id))["bgstats"]["qr"]) == short
+        assert (await page.do("history", page=-1))["code"] == "malformed.field"
 
         await page.ok("close_game")
         await page.until(lambda s: s["current"] is None)

@@ -428,16 +428,30 @@ function savedScreen() {
   return box;
 }
 
-async function loadHistory() {
-  try { H.history = await call("history", {}); } catch (e) { return; }
+async function loadHistory(page) {
+  const wanted = page === undefined ? (H.history ? H.history.page : 0) : page;
+  try { H.history = await call("history", { page: wanted }); } catch (e) { return; }
   if (H.tab === "history") render(true);
+}
+
+/* Every finished game, a page at a time (the latest first). */
+function historyPager() {
+  const { page, per_page: per, total } = H.history;
+  if (total <= per) return null;
+  const last = Math.ceil(total / per) - 1;
+  return el("div", { class: "row", "data-history-pages": true },
+    el("button", { "data-history-page": "newer", disabled: page <= 0, onclick: () => loadHistory(page - 1) }, t("host.history_newer")),
+    el("span", { class: "muted", "data-history-at": page }, t("host.history_page", { page: page + 1, pages: last + 1, total })),
+    el("button", { "data-history-page": "older", disabled: page >= last, onclick: () => loadHistory(page + 1) }, t("host.history_older")));
 }
 
 function historyScreen() {
   const box = el("div", { "data-screen": "history" });
   if (H.history === null) return box;
-  if (!H.history.length) box.append(el("section", {}, el("p", { class: "muted" }, t("host.history_none"))));
-  for (const play of H.history) {
+  if (!H.history.plays.length) box.append(el("section", {}, el("p", { class: "muted" }, t("host.history_none"))));
+  const pager = historyPager();
+  if (pager) box.append(pager);
+  for (const play of H.history.plays) {
     const people = play.players.map((p) => p.label + (p.score === null ? "" : " " + p.score) + (p.winner ? " ★" : "")).join(", ");
     const shown = H.bgstats[play.game_id];
     box.append(el("section", { "data-play": play.game_id },
@@ -449,6 +463,7 @@ function historyScreen() {
         render(true);
       } }, "BG Stats")));
   }
+  if (pager) box.append(historyPager());
   return box;
 }
 

@@ -162,8 +162,14 @@ def test_a_scotland_yard_night_run_from_the_host_page(tmp_path: Path) -> None:
             # The end, on the host page: the result and the play for BG Stats.
             await host.wait_for_selector("[data-bgstats-qr]", timeout=WAIT)
             assert "Mister X has been caught" in await host.inner_text("[data-how]")
-            link = await read_qr(host, "[data-bgstats-qr]")
-            assert link == await host.get_attribute("[data-bgstats-link]", "href")
+            short = await read_qr(host, "[data-bgstats-qr]")  # the code: the Pi's short link ...
+            link = await host.get_attribute("[data-bgstats-link]", "href")  # ... to the whole link
+            assert short.startswith(r.base + "/b/") and isinstance(link, str)
+            forward = await (await browser.new_context(viewport=PHONE)).new_page()
+            await forward.route("https://app.bgstatsapp.com/**", lambda route: route.fulfill(body="BG Stats"))
+            async with forward.expect_request("https://app.bgstatsapp.com/**", timeout=WAIT) as went:
+                await forward.goto(short)
+            assert (await went.value).url == link  # a phone that scans the code lands on the whole link
             play = await asyncio.to_thread(History(r.table.store).play, game_id)
             data = bgstats.decode(link)
             assert data == bgstats.play_data(play)
@@ -178,12 +184,12 @@ def test_a_scotland_yard_night_run_from_the_host_page(tmp_path: Path) -> None:
             assert data["players"] == [
                 {
                     "name": "Xavier",
-                    "sourcePlayerId": "Xavier",
-                    "winner": False,
+                    "sourcePlayerId": "xavier",
                     "startPlayer": True,
+                    "winner": False,
                     "role": "Mister X",
                 },
-                {"name": "Dora", "sourcePlayerId": "Dora", "winner": True, "role": "Detective"},
+                {"name": "Dora", "sourcePlayerId": "dora", "startPlayer": False, "winner": True, "role": "Detective"},
             ]
             assert urllib.parse.urlsplit(link).netloc == "app.bgstatsapp.com"
             await shot(host, "end-bgstats")
@@ -198,7 +204,7 @@ def test_a_scotland_yard_night_run_from_the_host_page(tmp_path: Path) -> None:
             await host.wait_for_selector(f"[data-play='{game_id}']", timeout=WAIT)
             await host.click(f"[data-play-bgstats='{game_id}']")
             await host.wait_for_selector(f"[data-play='{game_id}'] [data-bgstats-qr]", timeout=WAIT)
-            assert await read_qr(host, f"[data-play='{game_id}'] [data-bgstats-qr]") == link
+            assert await read_qr(host, f"[data-play='{game_id}'] [data-bgstats-qr]") == short
             await shot(host, "history")
             await host.click("[data-tab=settings]")
             await host.wait_for_selector("[data-setting=language]")

@@ -53,6 +53,7 @@ class SetupKey:
     required: bool = False
     choices: tuple[str, ...] = ()
     example: str = ""  # as typed on a command line, e.g. "Dora,Emil"
+    remembered: bool = False  # who plays (names, colours): a new game's form starts from the last game's
 
 
 class Summary(Protocol):

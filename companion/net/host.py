@@ -376,6 +376,7 @@ class Host:
         if current is not None:
             open_game = await self._current(lang)
         setup: list[JSON] = []
+        last = preferences.last_setups(games)
         for rules in game_names():
             if not entry(rules).package.startswith("companion.games."):
                 continue  # a game the tests add (the toy) is no box on a shelf
@@ -385,6 +386,7 @@ class Host:
                     "key": k.key,
                     "kind": k.kind,
                     "required": k.required,
+                    "remembered": k.remembered,
                     "choices": list(k.choices),
                     "example": k.example,
                     "label": text(f"{summary.prefix}.setup_key.{k.key}", lang=lang),
@@ -398,7 +400,7 @@ class Host:
                     "rules": rules,
                     "name": readable.phrase(f"{summary.prefix}.sum.game", {}, lang),
                     "keys": keys,
-                    "defaults": preferences.setup_defaults(rules, prefs),
+                    "defaults": preferences.setup_defaults(rules, prefs, last.get(rules)),
                 }
             )
         return {

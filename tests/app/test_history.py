@@ -285,3 +285,43 @@ def test_links_are_valid_urls_with_the_json_as_one_query_value() -> None:
     assert " " not in link and "#" not in link and "&" not in query
     (value,) = urllib.parse.parse_qs(query)["data"]
     assert [p["name"] for p in json.loads(value)["players"]] == ["A&B=C", "50% + 1 #1", 'Zoë "Z" Ö']
+
+
+def test_names_given_at_setup_are_the_players_in_history_and_bgstats(tmp_path: Path) -> None:
+    """Victorian Masterminds and Mykerinos set up with the players' names (optional, next to the
+    colours): the history and BG Stats name the people, with the same id as in any other box."""
+
+    async def work(table: Table) -> list[int]:
+        vm_config = {
+            "players": [
+                {"colour": "red", "machine": 1, "name": "Ann"},
+                {"colour": "blue", "machine": 2, "name": " Bo  Berg "},
+                {"colour": "green", "machine": 3},
+            ],
+            "secret_service_start": 4,
+        }
+        myk_config = {"seats": ["blue", "red"], "names": {"red": "ann"}}
+        ids = []
+        for rules, config in (("victorian_masterminds", vm_config), ("mykerinos", myk_config)):
+            _name, _default, choose = DRIVERS[rules]
+            game_id = await table.new_game(rules, config, "named", seed=5)
+            rng = random.Random(5)
+            while table.game is not None and table.game.outcome() is None:
+                choice = choose(table.game, rng)
+                assert choice is not None
+                await table.submit(choice[0], choice[1], table.seq, game_id=game_id)
+            ids.append(game_id)
+        return ids
+
+    vm, myk = run(tmp_path, work)
+    with Store(tmp_path / "history.sqlite3") as store:
+        history = History(store)
+        vm_play, myk_play = history.play(vm), history.play(myk)
+    assert [(p.name, p.label) for p in vm_play.players] == [("Ann", "Ann"), ("Bo Berg", "Bo Berg"), ("", "Green")]
+    assert [(p.name, p.label) for p in myk_play.players] == [("", "Blue"), ("ann", "ann")]
+    ids = {}
+    for play in (vm_play, myk_play):
+        data = bgstats.decode(bgstats.link(play))
+        assert isinstance(data, dict) and isinstance(data["players"], list)
+        ids[play.rules] = [p["sourcePlayerId"] for p in data["players"]]  # type: ignore[index]
+    assert ids["victorian_masterminds"][:2] == ["ann", "bo berg"] and ids["mykerinos"][1] == "ann"

@@ -231,6 +231,8 @@ def test_victorian_masterminds_and_mykerinos_set_up_on_the_host_page(tmp_path: P
             await host.select_option("[data-colour='2']", "yellow")
             await host.select_option("[data-machine='2']", "6")
             await host.fill("[data-machine-name='0']", "Beluga")
+            await host.fill("[data-player-name='0']", "Ann")  # names are optional, next to the colours
+            await host.fill("[data-player-name='2']", "Cleo")
             await host.select_option("[data-lab-cells='1']", "3")
             await host.fill("[data-key=secret_service_start] input", "4")
             await host.select_option("[data-key=first_player] select", "p2")
@@ -240,9 +242,9 @@ def test_victorian_masterminds_and_mykerinos_set_up_on_the_host_page(tmp_path: P
             assert r.table.current is not None
             assert r.table.current.header.config == {
                 "players": [
-                    {"seat": "p1", "colour": "red", "machine": 1, "machine_name": "Beluga"},
+                    {"seat": "p1", "colour": "red", "machine": 1, "machine_name": "Beluga", "name": "Ann"},
                     {"seat": "p2", "colour": "blue", "machine": 2, "lab_cells": 3},
-                    {"seat": "p3", "colour": "yellow", "machine": 6},
+                    {"seat": "p3", "colour": "yellow", "machine": 6, "name": "Cleo"},
                 ],
                 "secret_service_start": 4,
                 "gunner_rule": ">",
@@ -251,6 +253,11 @@ def test_victorian_masterminds_and_mykerinos_set_up_on_the_host_page(tmp_path: P
             }
             await host.wait_for_function("() => HOST.state.settings['vm.start_level.3'] === 4", timeout=WAIT)
             assert r.prefs.get("vm.start_level.3") == 4  # remembered for the next three-player game
+            await host.click("[data-tab=new]")
+            await host.click("[data-choose=victorian_masterminds]")  # the next game starts with the same people
+            assert await host.locator("[data-player]").count() == 3
+            assert [await host.input_value(f"[data-player-name='{i}']") for i in range(3)] == ["Ann", "", "Cleo"]
+            assert await host.input_value("[data-colour='2']") == "yellow"
 
             await host.click("[data-tab=new]")
             await host.click("[data-choose=mykerinos]")
@@ -260,11 +267,16 @@ def test_victorian_masterminds_and_mykerinos_set_up_on_the_host_page(tmp_path: P
             for colour in ("red", "white", "blue"):
                 await host.click(f"[data-colour={colour}]")
             assert (await host.inner_text("[data-colour=blue]")).startswith("3.")
+            await host.fill("[data-name-of=white]", "Ann")
             await host.select_option("[data-key=layout] select", "ring5")
             await shot(host, "new-mykerinos")
             await host.click("[data-start]")
             await host.wait_for_selector("[data-screen=game] [data-seat=white]", timeout=WAIT)
-            assert r.table.current.header.config == {"seats": ["red", "white", "blue"], "layout": "ring5"}
+            assert r.table.current.header.config == {
+                "seats": ["red", "white", "blue"],
+                "layout": "ring5",
+                "names": {"white": "Ann"},
+            }
             await host.click("[data-tab=saved]")
             await host.wait_for_selector("[data-game]", timeout=WAIT)
             assert await host.locator("[data-game]").count() == 2

@@ -265,3 +265,36 @@ def test_ids_no_game_can_have_are_refused_with_a_code(tmp_path: Path, caplog: An
 
     run(tmp_path, scenario)
     assert not [r for r in caplog.records if r.exc_info or "failed" in r.getMessage()]
+
+
+def test_a_new_games_form_starts_with_who_played_the_last_game_of_that_box(tmp_path: Path) -> None:
+    """Players' names are optional at every setup and remembered: the host page's new-game form of a
+    box starts from the names (and colours) of the last game of that box; the table's settings stay."""
+
+    async def scenario(r: HostRig) -> None:
+        page = await r.host_page()
+        await page.until(lambda s: True)
+        vm_players = [
+            {"seat": "p1", "colour": "red", "machine": 1, "name": "Ann"},
+            {"seat": "p2", "colour": "blue", "machine": 2},
+        ]
+        await page.ok("new_game", rules="victorian_masterminds", setup={"players": vm_players, "secret_service_start": 4})
+        await page.ok("new_game", rules="mykerinos", setup={"seats": ["red", "blue"], "names": {"red": "Ann"}})
+        await page.ok("new_game", rules="scotland_yard", setup={"mister_x": "Xavier", "detectives": ["Dora", "Emil"]})
+        state = await page.until(lambda s: len(s["games"]) == 3)
+        defaults = {s["rules"]: s["defaults"] for s in state["setup"]}
+        assert defaults["victorian_masterminds"]["players"] == vm_players
+        assert defaults["mykerinos"]["seats"] == ["red", "blue"] and defaults["mykerinos"]["names"] == {"red": "Ann"}
+        assert defaults["scotland_yard"] == {
+            "mister_x": "Xavier",
+            "detectives": ["Dora", "Emil"],
+            "tracker": False,
+            "bobbies_keep_game_alive": False,
+        }
+        keys = {k["key"]: k["remembered"] for s in state["setup"] if s["rules"] == "mykerinos" for k in s["keys"]}
+        assert keys == {"seats": True, "layout": False, "neutral": False, "names": True}
+        assert (await page.do("new_game", rules="mykerinos", setup={"seats": ["red", "blue"], "names": {"green": "X"}}))[
+            "code"
+        ] == "myk.setup.names"
+
+    run(tmp_path, scenario)

@@ -56,6 +56,7 @@ from companion.games.mykerinos.museum import PATRONS, exhibition, layouts, room_
 from companion.games.mykerinos.state import (
     BLANK_POINTS,
     COLOURS,
+    NAME_LENGTH,
     PARCEL_POINTS,
     PATRON_POINTS,
     SEASONS,
@@ -76,8 +77,9 @@ MAX_AUTO = 200
 
 # --- setup ---------------------------------------------------------------------------------------
 def setup(config: JSONObject) -> MykState:
-    """``{"seats": ["blue", "red", ...], "layout": "line4"|"ring5", "neutral": colour}`` (see the docs)."""
-    known = {"seats", "layout", "neutral"}
+    """``{"seats": ["blue", "red", ...], "layout": "line4"|"ring5", "neutral": colour,
+    "names": {"blue": "Ann", ...}}`` (see the docs; a player's name is optional)."""
+    known = {"seats", "layout", "neutral", "names"}
     extra = sorted(set(config) - known)
     if extra:
         raise SetupError("myk.setup.unknown_option", f"unknown option {extra[0]!r}", option=extra[0][:40])
@@ -99,7 +101,15 @@ def setup(config: JSONObject) -> MykState:
         neutral = chosen
     elif "neutral" in config:
         raise SetupError("myk.setup.neutral_2p", "only a two-player game has a neutral player")
-    return initial(names, neutral, layout)
+    people = config.get("names", {})
+    if not isinstance(people, dict) or not set(people) <= set(names):
+        raise SetupError("myk.setup.names", "names: a name for some of the colours that play")
+    for person in people.values():
+        if not isinstance(person, str) or len(person) > NAME_LENGTH:
+            raise SetupError("myk.setup.names", "names: a name for some of the colours that play")
+    state = initial(names, neutral, layout)
+    spoken = tuple(" ".join(str(people.get(seat, "")).split()) for seat in names)
+    return replace(state, names=spoken) if any(spoken) else state
 
 
 # --- apply ---------------------------------------------------------------------------------------

@@ -85,6 +85,7 @@ def public(state: MykState) -> JSONObject:
         "zones": zones_in(state.season) if state.season else 0,
         "layout": state.layout,
         "seats": list(state.seats),
+        "names": {seat: name for seat, name in zip(state.seats, state.names, strict=False) if name},
         "neutral": state.neutral,
         "start_player": state.start_player,
         "wings": list(state.patrons),

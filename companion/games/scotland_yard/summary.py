@@ -49,8 +49,8 @@ class ScotlandYardSummary:
     no_points = True  # Mister X or the detectives win; nobody scores
     setup_keys = (
         SetupKey("mister_x_ai", "choice", choices=LEVELS, example="hard"),  # before his name: the host page hides it
-        SetupKey("mister_x", "text", example="Xavier"),
-        SetupKey("detectives", "texts", required=True, example="Dora,Emil"),
+        SetupKey("mister_x", "text", example="Xavier", remembered=True),
+        SetupKey("detectives", "texts", required=True, example="Dora,Emil", remembered=True),
         SetupKey("tracker", "flag", example="true"),
         SetupKey("bobbies_keep_game_alive", "flag", example="false"),
         SetupKey("board", "json", example='{"remove": [[58, 75, "taxi"]]}'),

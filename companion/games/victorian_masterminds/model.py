@@ -95,6 +95,7 @@ class Player:
     machine: int
     machine_name: str = ""
     base_cells: int = 2
+    name: str = ""  # the player's name as entered at setup ("" when only the colour was chosen)
     firepower: int = 1
     scientists: int = 1
     codex: tuple[int, ...] = ()  # the value (1 or 2) of each codex token held

@@ -54,6 +54,7 @@ def public_player(p: Player) -> JSONObject:
     sc = score_of(p)
     return {
         "seat": p.seat,
+        "name": p.name,
         "colour": p.colour,
         "machine": p.machine,
         "machine_name": p.machine_name,

@@ -283,8 +283,8 @@ async function choose(rules) {
   H.chosen = rules;
   const setup = setupOf(rules);
   H.form = {};
-  for (const k of setup.keys) {
-    if (k.key in setup.defaults) H.form[k.key] = setup.defaults[k.key];
+  for (const k of setup.keys) {  // a copy: the form is changed in place, the defaults stay for next time
+    if (k.key in setup.defaults) H.form[k.key] = JSON.parse(JSON.stringify(setup.defaults[k.key]));
   }
   if (parts.host.start) parts.host.start(H.form, hostContext(rules));
   H.title = "";
@@ -309,7 +309,7 @@ function newScreen() {
   const more = el("details", {}, el("summary", {}, t("host.more")));
   for (const k of setup.keys) {
     const field = setupField(H.chosen, k);
-    if (field) (k.required || ["texts", "flag", "int", "choice", "text"].includes(k.kind) ? main : more).append(field);
+    if (field) (k.required || k.remembered || ["texts", "flag", "int", "choice", "text"].includes(k.kind) ? main : more).append(field);
   }
   main.append(el("label", { class: "field" }, el("span", {}, t("host.title_label")),
     el("input", { value: H.title, maxlength: 80, "data-title": true, oninput: (e) => { H.title = e.target.value; } })));

@@ -300,7 +300,10 @@ export const render = (state, ctx) => {
 
 /* On the host page (host.js): the colours tapped in seating order; the neutral colour only for two. */
 export const host = {
-  start(form) { form.seats = []; },
+  start(form) {  // who played the last game, else nobody yet
+    if (!Array.isArray(form.seats)) form.seats = [];
+    if (!form.names || typeof form.names !== "object") form.names = {};
+  },
   fields: {
     seats(k, { el, t, field, form, facts, rerender }) {
       const order = form.seats || [];
@@ -316,6 +319,18 @@ export const host = {
       return field(k.label, k, el("div", { class: "row" }, buttons));
     },
     neutral: (k, { form, plain }) => ((form.seats || []).length === 2 ? plain(k) : null),
+    names(k, { el, t, field, form }) {  // an optional name for each colour that plays
+      if (!(form.seats || []).length) return null;
+      return field(k.label, k, ...form.seats.map((c) => el("div", { class: "row name-row" },
+        el("span", { style: "min-width:4.5em" }, t("myk.colour." + c)),
+        el("input", { value: form.names[c] || "", maxlength: 40, placeholder: t("host.name_optional"), "data-name-of": c,
+          oninput: (e) => { form.names[c] = e.target.value; } }))));
+    },
+  },
+  value(form, setup) {  // names only for the colours that play, and only those given
+    const names = {};
+    for (const c of form.seats || []) if ((form.names[c] || "").trim()) names[c] = form.names[c].trim();
+    if (Object.keys(names).length) setup.names = names; else delete setup.names;
   },
   choiceName(key, c, t) {
     if (key === "neutral") return t("myk.colour." + c);

@@ -194,7 +194,7 @@ export const render = (state, ctx) => (state.view.secret ? syMrx(state, ctx) : s
 /* On the host page (host.js): a new game starts with two detective players to name; Mister X is
  * a player (named, on his phone) or played by the table at one of the levels in the game's facts. */
 export const host = {
-  start(form) { form.detectives = ["", ""]; },
+  start(form) { if (!Array.isArray(form.detectives) || !form.detectives.length) form.detectives = ["", ""]; },  // else: the last game's
   fields: {
     mister_x_ai(k, { el, t, field, form, facts, rerender }) {
       const pick = (level) => {

@@ -404,8 +404,12 @@ function startLevel({ form, settings }) {
 
 export const host = {
   start(form, { facts }) {
-    form.players = [{ colour: facts.colours[0], machine: facts.machines[0], machine_name: "" },
-      { colour: facts.colours[1], machine: facts.machines[1], machine_name: "" }];
+    if (Array.isArray(form.players) && form.players.length >= 2) {  // who played the last game
+      for (const p of form.players) { delete p.seat; p.name = p.name || ""; p.machine_name = p.machine_name || ""; }
+      return;
+    }
+    form.players = [{ colour: facts.colours[0], machine: facts.machines[0], machine_name: "", name: "" },
+      { colour: facts.colours[1], machine: facts.machines[1], machine_name: "", name: "" }];
   },
   fields: {
     players(k, ctx) {
@@ -413,6 +417,8 @@ export const host = {
       const players = form.players;
       const rows = players.map((p, i) => el("div", { class: "vm-setup-row", "data-player": i },
         el("b", {}, t("host.player", { n: i + 1 })),
+        el("label", {}, t("host.name"), el("input", { value: p.name || "", maxlength: 40, "data-player-name": i,
+          placeholder: t("host.name_optional"), oninput: (e) => { p.name = e.target.value; } })),
         el("label", {}, t("host.colour"), el("select", { "data-colour": i, onchange: (e) => { p.colour = e.target.value; } },
           facts.colours.map((c) => el("option", { value: c, selected: p.colour === c }, t("vm.colour." + c))))),
         el("label", {}, t("host.machine"), el("select", { "data-machine": i, onchange: (e) => { p.machine = Number(e.target.value); } },
@@ -426,7 +432,7 @@ export const host = {
         const used = new Set(players.map((p) => p.colour));
         const machines = new Set(players.map((p) => p.machine));
         players.push({ colour: facts.colours.find((c) => !used.has(c)) || facts.colours[0],
-          machine: facts.machines.find((m) => !machines.has(m)) || facts.machines[0], machine_name: "" });
+          machine: facts.machines.find((m) => !machines.has(m)) || facts.machines[0], machine_name: "", name: "" });
         startLevel(ctx);
         rerender();
       } }, "+ " + t("host.add")) : null;
@@ -439,13 +445,14 @@ export const host = {
     first_player: (k, { el, t, field, form }) => field(k.label, k, el("select", { "data-input": k.key, onchange: (e) => {
       if (e.target.value) form.first_player = e.target.value; else delete form.first_player;
     } }, [el("option", { value: "" }, "–"), ...form.players.map((p, i) => el("option", {
-      value: "p" + (i + 1), selected: form.first_player === "p" + (i + 1) }, t("host.player", { n: i + 1 }) + " · " + t("vm.colour." + p.colour)))])),
+      value: "p" + (i + 1), selected: form.first_player === "p" + (i + 1) }, (p.name || t("host.player", { n: i + 1 })) + " · " + t("vm.colour." + p.colour)))])),
   },
   choiceName: (key, c, t) => (key === "gunner_rule" ? t("host.vm.gunner." + (c === ">" ? "gt" : "ge")) : c),
   value(form, setup) {
     setup.players = form.players.map((p, i) => {
       const out = { seat: "p" + (i + 1), colour: p.colour, machine: p.machine };
       if (p.machine_name) out.machine_name = p.machine_name;
+      if (p.name && p.name.trim()) out.name = p.name.trim();
       if (p.lab_cells && p.lab_cells !== 2) out.lab_cells = p.lab_cells;
       return out;
     });

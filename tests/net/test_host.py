@@ -278,7 +278,9 @@ def test_a_new_games_form_starts_with_who_played_the_last_game_of_that_box(tmp_p
             {"seat": "p1", "colour": "red", "machine": 1, "name": "Ann"},
             {"seat": "p2", "colour": "blue", "machine": 2},
         ]
-        await page.ok("new_game", rules="victorian_masterminds", setup={"players": vm_players, "secret_service_start": 4})
+        await page.ok(
+            "new_game", rules="victorian_masterminds", setup={"players": vm_players, "secret_service_start": 4}
+        )
         await page.ok("new_game", rules="mykerinos", setup={"seats": ["red", "blue"], "names": {"red": "Ann"}})
         await page.ok("new_game", rules="scotland_yard", setup={"mister_x": "Xavier", "detectives": ["Dora", "Emil"]})
         state = await page.until(lambda s: len(s["games"]) == 3)
@@ -293,8 +295,8 @@ def test_a_new_games_form_starts_with_who_played_the_last_game_of_that_box(tmp_p
         }
         keys = {k["key"]: k["remembered"] for s in state["setup"] if s["rules"] == "mykerinos" for k in s["keys"]}
         assert keys == {"seats": True, "layout": False, "neutral": False, "names": True}
-        assert (await page.do("new_game", rules="mykerinos", setup={"seats": ["red", "blue"], "names": {"green": "X"}}))[
-            "code"
-        ] == "myk.setup.names"
+        assert (
+            await page.do("new_game", rules="mykerinos", setup={"seats": ["red", "blue"], "names": {"green": "X"}})
+        )["code"] == "myk.setup.names"
 
     run(tmp_path, scenario)

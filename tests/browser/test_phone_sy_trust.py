@@ -26,6 +26,7 @@ from companion.games.scotland_yard.model import EndGame, Move, PlaceDetectives, 
 CONFIG = {"mister_x": "Xavier", "detectives": ["Dora", "Emil"], "tracker": True}
 PATH = {35, 36, 37, 50, 49, 66}
 MRX = Audience.of_seat("mrx")
+NOTICE = "document.querySelector('#notice').textContent"
 
 
 async def submit(r: Rig, intent: object, actor: Audience = TABLE, source: str = "touchscreen") -> None:
@@ -80,7 +81,7 @@ def test_a_detective_phone_keeps_its_choice_hears_of_undo_and_keeps_the_last_rev
             await submit(r, Undo())
             await settled(dora, r.table.seq)
             await dora.wait_for_function(
-                "() => document.querySelector('#notice').textContent.startsWith('Your move was taken back at the table')",
+                f"() => {NOTICE}.startsWith('Your move was taken back at the table')",
                 timeout=WAIT,
             )
             assert "D1" in await notice(dora) or "Detective 1" in await notice(dora)

@@ -11,7 +11,7 @@ from typing import ClassVar, Generic, TypeVar
 
 from companion.core.audience import Audience
 from companion.core.codec import KindCodec
-from companion.core.events import Event, Intent
+from companion.core.events import Event, Intent, may_undo
 from companion.core.hardware import HardwareRules
 from companion.core.jsonvalue import JSON, JSONObject
 from companion.core.summary import Line, Summary
@@ -91,6 +91,8 @@ class Rules(ABC, Generic[S]):
       ``default``, ``choices`` (or ``low`` and ``high``) and the ``setup_key`` it pre-fills.
     - ``hardware``: what the box's buttons, tags and lights mean in it
       (:class:`~companion.core.hardware.HardwareRules`), or ``None``.
+    - ``may_undo(events, actor)``: whether ``actor`` may take back one action (default: every
+      event's own undo rule allows it).
     - ``table_turn(state, seed, cpu_budget)``: a move the table itself must make now
       (:class:`TableTurn`), or ``None`` — e.g. a seat played by the computer.
     - ``fresh_chance(state, rng)``: for a game whose state holds chance drawn once for later draws
@@ -139,6 +141,13 @@ class Rules(ABC, Generic[S]):
 
     @abstractmethod
     def summary(self) -> Summary: ...
+
+    def may_undo(self, events: Sequence[Event], actor: Audience) -> bool:
+        """Whether ``actor`` may take back one action (``events``: every event it wrote). The default:
+        when every event's own rule lets the actor (:func:`~companion.core.events.may_undo`). A game
+        may widen it, e.g. let a seat take back its own answer together with the steps the game
+        then took by itself."""
+        return all(may_undo(event, actor) for event in events)
 
     def table_turn(self, state: S, seed: int, cpu_budget: float | None) -> TableTurn | None:
         """A move the table must make now as one seat, or ``None`` (the default: never).

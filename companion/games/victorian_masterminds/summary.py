@@ -155,8 +155,10 @@ class VictorianMastermindsSummary:
             params["city"] = _city(intent.get("city"))
         if kind == "vm.capture":
             params["building"] = t(f"vm.building.{txt(intent.get('building'))}")
-        if kind == "vm.reveal":
+        if kind in ("vm.reveal", "vm.reidentify"):
             params["agent"] = t(f"vm.agent.{txt(intent.get('agent'))}")
+        if kind == "vm.reidentify":
+            params["n"] = num(intent.get("index")) + 1
         if kind == "vm.choose_building":
             building = intent.get("building")
             params["building"] = t(f"vm.building.{txt(building)}") if building else t("vm.sum.none")

@@ -239,7 +239,8 @@ const C = (() => {
     ui = {};
     const last = now.last;
     const newer = last && before.last ? last.seq > before.last.seq : !!last;
-    notice(newer && said(last.text) ? t("phone.vanished", { what: said(last.text) }) : t("phone.vanished_undo"), true, true);
+    const what = said(last && last.text).replace(/[.!。]$/, "");  // the text ends its own sentence
+    notice(newer && what ? t("phone.vanished", { what }) : t("phone.vanished_undo"), true, true);
   }
 
   /* An undo made elsewhere (the touchscreen, the table's link): every phone is told what it took

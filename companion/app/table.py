@@ -288,9 +288,10 @@ class Table:
 
         async def job() -> int:
             rules = get_rules(rules_name)
-            Game(rules, config, 0)  # validates the setup before anything is written
+            setup = {**rules.new_game_config, **config}  # what every new game of these rules is given
+            Game(rules, setup, 0)  # validates the setup before anything is written
             chosen = self.seeds.next() if seed is None else seed
-            game_id = await asyncio.to_thread(self.store.create_game, rules_name, title or rules_name, config, chosen)
+            game_id = await asyncio.to_thread(self.store.create_game, rules_name, title or rules_name, setup, chosen)
             self.current = await asyncio.to_thread(load_game, self.store, game_id)
             self._publish("switched")
             return game_id

@@ -87,6 +87,7 @@ class Rules(ABC, Generic[S]):
     May add (defaults here):
 
     - ``facts``: the constants its screens need, as JSON (cities, tickets, a track's length).
+    - ``new_game_config``: setup options every new game is given unless set (see the attribute).
     - ``preferences``: the table's preferences for it, each a JSON object with ``key``,
       ``default``, ``choices`` (or ``low`` and ``high``) and the ``setup_key`` it pre-fills.
     - ``hardware``: what the box's buttons, tags and lights mean in it
@@ -106,6 +107,10 @@ class Rules(ABC, Generic[S]):
     events: KindCodec[Event]
     intents: KindCodec[Intent]
     facts: ClassVar[JSONObject] = {}  # never changed: a game sets its own
+    # setup options every new game is given unless its setup sets them: a rule that changed can keep
+    # its old form for the games set up before (their setups lack the option), so their logs still
+    # re-check as they were played, while every new game gets the new one
+    new_game_config: ClassVar[JSONObject] = {}
     preferences: ClassVar[tuple[JSONObject, ...]] = ()
     hardware: ClassVar[HardwareRules | None] = None
 

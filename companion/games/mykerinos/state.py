@@ -98,6 +98,8 @@ class MykState:
     exhibition: tuple[int, ...] = ()  # per seat, after the end
     corrections: tuple[Note, ...] = ()
     names: tuple[str, ...] = ()  # per seat, as entered at setup ("" for a seat without; () when none has one)
+    confirm_last: bool = False  # the table confirms the last zone's counts (set up with "last_zone": "confirm")
+    counted: tuple[tuple[int, ...], ...] = ()  # this season's zones as counted so far: per zone, per colour
 
     # --- derived ---------------------------------------------------------------------------
     @property

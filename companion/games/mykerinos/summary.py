@@ -34,6 +34,7 @@ class MykerinosSummary:
         SetupKey("layout", "choice", choices=("line4", "ring5"), example="line4"),
         SetupKey("neutral", "choice", choices=COLOURS, example="white"),
         SetupKey("names", "json", example='{"blue": "Ann", "red": "Bo"}', remembered=True),
+        SetupKey("last_zone", "choice", choices=("confirm", "count"), example="confirm"),
     )
 
     def status(self, view: JSONObject) -> Line:

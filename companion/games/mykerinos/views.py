@@ -51,8 +51,11 @@ def _survey(state: MykState) -> JSON:
         # The last zone holds what is left on the board by the books: the table sees that count to
         # confirm it, and the earlier zones as counted, which a different count points back to.
         left = {c: n for c, n in zip(state.colours, state.board, strict=True) if n}
+        missed: JSONObject = {  # counted fewer than the books had: that many stood in earlier zones, counted too low
+            c: n - seen for c, n in left.items() if zone.counted and n > (seen := zone.counts[state.ci(c)])
+        }
         out["last"] = {
-            "expected": left,
+            "expected": dict[str, JSON](left),
             "earlier": [
                 {
                     "zone": k + 1,

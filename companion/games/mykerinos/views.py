@@ -65,12 +65,7 @@ def _survey(state: MykState) -> JSON:
                 }
                 for k, counts in enumerate(state.counted[: zone.index])
             ],
-            # counted fewer than the books had: that many stood in earlier zones, counted too low
-            "missed": {
-                c: n - zone.counts[state.ci(c)]
-                for c, n in left.items()
-                if zone.counted and n > zone.counts[state.ci(c)]
-            },
+            "missed": missed,
         }
     return out
 

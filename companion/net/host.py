@@ -48,6 +48,7 @@ from companion.core.audience import TABLE
 from companion.core.errors import CompanionError, MalformedInput
 from companion.core.jsonvalue import JSON, JSONObject
 from companion.games import entry, game_names, get_summary
+from companion.games import facts as game_facts
 from companion.games import preferences as game_preferences
 from companion.net.server import (
     REQUEST_TIMEOUT,
@@ -445,6 +446,7 @@ class Host:
             "seq": game.seq,
             "status": readable.line(summary.status(view), lang),
             "over": over,
+            "can_end": not over and self._end_intent() is not None,
             "seats": [
                 {
                     "seat": seat,
@@ -512,6 +514,31 @@ class Host:
         await self.table.open_game(_int(args, "id"))
         return None
 
+    def _end_intent(self) -> str | None:
+        """The intent with which the table ends the open game now, when its rules offer one (its facts'
+        ``end_intent``, offered to the table now: Scotland Yard's "End the game now")."""
+        current = self.table.current
+        if current is None:
+            return None
+        kind = game_facts(current.header.rules).get("end_intent")
+        if not isinstance(kind, str):
+            return None
+        legal = current.game.rules.legal(current.game.state, TABLE)
+        offered = legal.get("intents", []) if isinstance(legal, dict) else []
+        return kind if isinstance(offered, list) and kind in offered else None
+
+    async def op_end_game(self, args: JSONObject) -> JSON:
+        """The table ends the open game now, as the touchscreen's "End the game now" does."""
+        current = self.table.current
+        kind = self._end_intent()
+        if current is None or kind is None:
+            raise HostError("host.cannot_end", "this game cannot be ended from here now")
+        game_id = current.header.id
+        await self.table.submit_json(
+            {"seq": _int(args, "seq"), "intent": {"kind": kind}}, TABLE, game_id=game_id, source="host"
+        )
+        return None
+
     async def op_close_game(self, args: JSONObject) -> JSON:
         await self.table.close_game()
         return None
@@ -569,6 +596,7 @@ class Host:
         "new_game": op_new_game,
         "open_game": op_open_game,
         "close_game": op_close_game,
+        "end_game": op_end_game,
         "delete_game": op_delete_game,
         "show_seat": op_show_seat,
         "release_seat": op_release_seat,

@@ -337,6 +337,16 @@ def test_mister_x_played_by_the_table_set_up_on_the_host_page(tmp_path: Path) ->
                 assert "the detectives move" in page, page
                 assert str(r.table.game.state.x_station) not in page.split()  # his station is his secret
                 await shot(host, "game-table-x")
+
+                # The host ends the game, as the touchscreen's "End the game now" does: nobody wins, the
+                # table's Mister X is the table in the result (and in the play for BG Stats).
+                host.on("dialog", lambda dialog: asyncio.ensure_future(dialog.accept()))
+                await host.click("[data-end-game]")
+                await host.wait_for_selector("[data-result]", timeout=WAIT)
+                assert "The game was ended at the table." in await host.inner_text("[data-how]")
+                assert "The table (hard)" in await host.inner_text("[data-result]")
+                assert await host.locator("[data-end-game]").count() == 0
+                await shot(host, "end-table-x")
             finally:
                 await player.stop()
 

@@ -294,9 +294,33 @@ def test_a_new_games_form_starts_with_who_played_the_last_game_of_that_box(tmp_p
             "bobbies_keep_game_alive": False,
         }
         keys = {k["key"]: k["remembered"] for s in state["setup"] if s["rules"] == "mykerinos" for k in s["keys"]}
-        assert keys == {"seats": True, "layout": False, "neutral": False, "names": True}
+        assert keys == {"seats": True, "layout": False, "neutral": False, "names": True, "last_zone": False}
         assert (
             await page.do("new_game", rules="mykerinos", setup={"seats": ["red", "blue"], "names": {"green": "X"}})
         )["code"] == "myk.setup.names"
+
+    run(tmp_path, scenario)
+
+
+def test_the_host_page_ends_a_game_as_the_touchscreen_does(tmp_path: Path) -> None:
+    """The touchscreen's "End the game now" is on the host page too (Scotland Yard: the table stops
+    the game, nobody wins, his route is shown to everyone); a game that offers no such end is not."""
+
+    async def scenario(r: HostRig) -> None:
+        page = await r.host_page()
+        await page.until(lambda s: True)
+        await page.ok("new_game", rules="mykerinos", setup={"seats": ["red", "blue"]})
+        state = await page.until(lambda s: s["current"] is not None and s["current"]["rules"] == "mykerinos")
+        assert state["current"]["can_end"] is False
+        assert (await page.do("end_game", seq=r.table.seq))["code"] == "host.cannot_end"
+        await page.ok("new_game", rules="scotland_yard", setup=SY)
+        state = await page.until(lambda s: s["current"] is not None and s["current"]["rules"] == "scotland_yard")
+        assert state["current"]["can_end"] is True
+        stale = r.table.seq - 1
+        assert (await page.do("end_game", seq=stale))["code"] == "stale"
+        await page.ok("end_game", seq=r.table.seq)
+        state = await page.until(lambda s: s["current"] is not None and s["current"]["over"])
+        assert state["current"]["can_end"] is False and state["current"]["result"]["how"] == "The game was ended at the table."
+        assert r.table.current is not None and r.table.current.source(r.table.seq) == "host"
 
     run(tmp_path, scenario)

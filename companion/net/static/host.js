@@ -220,8 +220,15 @@ function gameScreen() {
     if (shown) seats.append(codeBox(s));  // right under its seat, so nobody scrolls past another's
   }
   box.append(seats);
-  box.append(el("section", {}, el("button", { "data-close-game": true, disabled: H.busy, onclick: closeGame }, t("host.close_game"))));
+  box.append(el("section", { class: "row" },
+    current.can_end ? el("button", { class: "danger", "data-end-game": true, disabled: H.busy, onclick: endGame }, t("host.end_game")) : null,
+    el("button", { "data-close-game": true, disabled: H.busy, onclick: closeGame }, t("host.close_game"))));
   return box;
+}
+
+function endGame() {  // the table ends the game now: nobody wins, and every screen shows the end
+  if (!confirm(t("host.end_confirm"))) return;
+  act("end_game", { seq: H.state.current.seq });
 }
 
 function codeBox(seat) {

@@ -320,7 +320,10 @@ def test_the_host_page_ends_a_game_as_the_touchscreen_does(tmp_path: Path) -> No
         assert (await page.do("end_game", seq=stale))["code"] == "stale"
         await page.ok("end_game", seq=r.table.seq)
         state = await page.until(lambda s: s["current"] is not None and s["current"]["over"])
-        assert state["current"]["can_end"] is False and state["current"]["result"]["how"] == "The game was ended at the table."
+        assert (
+            state["current"]["can_end"] is False
+            and state["current"]["result"]["how"] == "The game was ended at the table."
+        )
         assert r.table.current is not None and r.table.current.source(r.table.seq) == "host"
 
     run(tmp_path, scenario)

@@ -207,6 +207,13 @@ class Controller:
         history = self.host.history if self.host is not None else History(self.store)
         return await asyncio.to_thread(history.plays, self.lang)
 
+    async def plays_page(self, page: int) -> tuple[list[Play], int]:
+        """One page of the finished games (the latest first), and how many there are."""
+        from companion.app.history import PAGE, History
+
+        history = self.host.history if self.host is not None else History(self.store)
+        return await asyncio.to_thread(history.page, self.lang, page * PAGE, PAGE)
+
     async def bgstats(self, game_id: int) -> tuple[str, bytes]:
         """A finished game's whole BG Stats link, and a QR code of the short link on the Pi that
         forwards to it (small enough to read off the screen however many players); without the

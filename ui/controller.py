@@ -149,6 +149,16 @@ class Controller:
     async def new_game(self, rules: str, setup: JSONObject, title: str) -> int:
         return await self.table.new_game(rules, setup, title)
 
+    async def last_setup(self, rules: str) -> JSONObject:
+        """The setup keys a game remembers (names, colours) of the latest game of ``rules`` (``{}``
+        when there is none): a new game's form starts from who played last."""
+        from companion.app.preferences import last_setups
+        from companion.games import get_summary
+
+        last = last_setups(await self.table.games()).get(rules, {})
+        keys = {k.key for k in get_summary(rules).setup_keys if k.remembered}
+        return {k: v for k, v in last.items() if k in keys}
+
     async def open_game(self, game_id: int) -> None:
         await self.table.open_game(game_id)
 

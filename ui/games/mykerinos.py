@@ -24,6 +24,7 @@ from ui.widgets import (
     Choice,
     Dialog,
     Lbl,
+    NameInput,
     Panel,
     Stepper,
     autogrid,
@@ -816,6 +817,7 @@ class SetupForm(base.SetupForm):
 
     def __init__(self, app: Any, **kwargs: Any) -> None:
         self.order: list[str] = []
+        self.names: dict[str, str] = {}  # the players' names by colour (optional)
         self.layout = str(app.ctl.pref(PREF_LAYOUT, "line4"))
         self.neutral: str | None = None
         super().__init__(app, **kwargs)
@@ -844,6 +846,18 @@ class SetupForm(base.SetupForm):
             )
             buttons.add_widget(btn)
         self.add_widget(self.row(self.t("ui.myk.setup.colours"), buttons, self.t("ui.myk.setup.colours_note")))
+        if self.order:  # a name for each colour that plays (optional)
+            fields = fit_height(vbox(spacing=dp(4)))
+            for colour in self.order:
+
+                def named(value: str, c: str = colour) -> None:
+                    self.names[c] = value
+
+                hint = self.t(f"ui.myk.colour.{colour}")
+                fields.add_widget(
+                    NameInput(self.names.get(colour, ""), named, hint=hint, tid=f"setup.myk.name.{colour}")
+                )
+            self.add_widget(self.row(self.t("ui.setup.names"), fields, self.t("ui.setup.names_note")))
         if len(self.order) == 2:
             free = [c for c in strs(self.facts.get("colours")) if c not in self.order]
             if self.neutral is None:
@@ -876,8 +890,18 @@ class SetupForm(base.SetupForm):
     def problem(self) -> str:
         return "" if 2 <= len(self.order) <= 4 else self.t("ui.myk.setup.need_colours")
 
+    def remembered(self, last: JSONObject) -> None:
+        colours = strs(self.facts.get("colours"))
+        order = [c for c in strs(last.get("seats")) if c in colours]
+        if 2 <= len(order) <= 4 and len(set(order)) == len(order):
+            self.order = order
+        self.names = {c: txt(n) for c, n in obj(last.get("names")).items() if c in colours}
+
     def setup(self) -> JSONObject:
         config: JSONObject = {"seats": list[JSON](self.order), "layout": self.layout}
         if len(self.order) == 2 and self.neutral:
             config["neutral"] = self.neutral
+        names: JSONObject = {c: self.names[c].strip() for c in self.order if self.names.get(c, "").strip()}
+        if names:
+            config["names"] = names
         return config

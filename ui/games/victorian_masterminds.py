@@ -28,6 +28,7 @@ from ui.widgets import (
     Choice,
     Dialog,
     Lbl,
+    NameInput,
     Panel,
     Stepper,
     TapPanel,
@@ -119,6 +120,9 @@ class TableView(base.TableView):
         return txt(self.player(seat).get("colour"), "")
 
     def seat_label(self, seat: str) -> str:
+        name = txt(self.player(seat).get("name"), "")
+        if name:  # the name entered at setup (as on the phones), else the colour
+            return name
         colour = self.colour_of(seat)
         if colour in seq_of(self.facts.get("colours")):  # the box's colours (the game's facts)
             return self.t(f"ui.vm.colour.{colour}")
@@ -1030,6 +1034,7 @@ class SetupForm(base.SetupForm):
         self.count = 3
         self.colours = strs(self.facts.get("colours"))
         self.machines = [1, 2, 3, 4]
+        self.names = ["", "", "", ""]  # the players' names (optional)
         self.first = 0
         self.gunner = str(ctl.pref(PREF_GUNNER, ">="))
         self.city_loot = bool(ctl.pref(PREF_CITY_LOOT, False))
@@ -1069,6 +1074,9 @@ class SetupForm(base.SetupForm):
             def machine(value: int, i: int = i) -> None:
                 self.machines[i] = value
 
+            def named(value: str, i: int = i) -> None:
+                self.names[i] = value
+
             self.add_widget(
                 Panel(
                     hbox(
@@ -1084,9 +1092,10 @@ class SetupForm(base.SetupForm):
                         colour,
                         tid=f"setup.vm.colour.{i + 1}",
                     ),
+                    NameInput(self.names[i], named, hint=self.t("ui.setup.name_hint"), tid=f"setup.vm.name.{i + 1}"),
                     orientation="vertical",
                     size_hint_y=None,
-                    height=2 * theme.TOUCH + theme.GAP + 2 * theme.PAD,
+                    height=3 * theme.TOUCH + 2 * theme.GAP + 2 * theme.PAD,
                 )
             )
         self.add_widget(
@@ -1163,10 +1172,28 @@ class SetupForm(base.SetupForm):
             return self.t("ui.vm.setup.same_machine")
         return ""
 
+    def remembered(self, last: JSONObject) -> None:
+        players = [obj(p) for p in seq_of(last.get("players"))]
+        known = strs(self.facts.get("colours"))
+        if not 2 <= len(players) <= 4:
+            return
+        self.count = len(players)
+        for i, p in enumerate(players):
+            colour, machine = txt(p.get("colour")), num(p.get("machine"))
+            if colour in known:
+                self.colours[i] = colour
+            if 1 <= machine <= 6:
+                self.machines[i] = machine
+            self.names[i] = txt(p.get("name"))
+        self.level, self.level_touched = None, False
+
     def setup(self) -> JSONObject:
-        players: list[JSON] = [
-            {"seat": f"p{i + 1}", "colour": self.colours[i], "machine": self.machines[i]} for i in range(self.count)
-        ]
+        players: list[JSON] = []
+        for i in range(self.count):
+            player: JSONObject = {"seat": f"p{i + 1}", "colour": self.colours[i], "machine": self.machines[i]}
+            if self.names[i].strip():
+                player["name"] = self.names[i].strip()
+            players.append(player)
         return {
             "players": players,
             "secret_service_start": self.level if self.level is not None else 0,

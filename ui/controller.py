@@ -250,6 +250,15 @@ class Controller:
         else:
             await asyncio.to_thread(self.links.release, game_id, seat)
 
+    async def phone_holds(self, seat: str) -> bool:
+        """Whether a phone holds the seat's link in the open game (it keeps that seat's secrets, e.g.
+        a Victorian Masterminds pile: the touchscreen then places by it)."""
+        game_id = self.game_id
+        if game_id is None:
+            return False
+        (link,) = await asyncio.to_thread(self.links.ensure, game_id, [seat])
+        return bool(link.claimed)
+
     def connected(self) -> set[str]:
         server, game_id = self.phones.server, self.game_id
         if server is None or game_id is None:

@@ -167,6 +167,19 @@ class TableView(base.TableView):
             self.recycling = None
         top = hbox(self.level_panel(), self.firepower_panel(), self.action_panel(), size_hint_y=None, height=dp(150))
         self.add_widget(top)
+        why = self.level_why()
+        if why:  # every change of the level says why (a capture, the table's correction)
+            self.add_widget(
+                Lbl(
+                    why,
+                    size=theme.FONT_SMALL,
+                    colour=theme.ACCENT,
+                    size_hint_y=None,
+                    height=dp(20),
+                    fit=dp(11),
+                    tid="vm.level_why",
+                )
+            )
         self.add_widget(self.cities_row())
         stack = self.stack_to_show()
         self.add_widget(self.stack_panel(stack) if stack else self.tally())
@@ -307,6 +320,22 @@ class TableView(base.TableView):
                 )
             )
         return box
+
+    def level_why(self) -> str:
+        """The level's last change in words: from, to, and why (who captured what where, or the table)."""
+        change = obj(self.view.get("level_change"))
+        why = txt(change.get("why"))
+        if not why:
+            return ""
+        seat, city, building = txt(change.get("seat")), txt(change.get("city")), txt(change.get("building"))
+        reason = self.t(
+            f"vm.level_why.{why}",
+            seat=self.seat_label(seat) if seat else "",
+            city=self.name("city", city) if city else "",
+            building=self.name("building", building) if building else "",
+        )
+        words: dict[str, JSON] = {"from": num(change.get("from")), "to": num(change.get("to")), "why": reason}
+        return self.t("vm.level_change", **words)
 
     def firepower_panel(self) -> Widget:
         box = Panel(
@@ -610,8 +639,15 @@ class TableView(base.TableView):
             }
             self.recycling = None
         else:
+            # a seat whose phone keeps its pile: its top agent, and its phone is told which
             intent = {"kind": "vm.place", "seat": active, "city": city, "agent": None, "recycle": False}
+            self.with_phone(active, lambda books: self.send({**intent, "books": books}))
+            return
         self.send(intent)
+
+    def with_phone(self, seat: str, then: Callable[[bool], object]) -> None:
+        """``then(whether a phone holds the seat's link)``: that phone keeps the seat's pile."""
+        self.app.run(self.ctl.phone_holds(seat), then)
 
     def reward_dialog(self) -> None:
         """The mission is met but its reward was never entered: the chaos points printed on its card."""
@@ -790,6 +826,49 @@ class TableView(base.TableView):
         box.add_widget(Widget())
         return box
 
+    def reidentify_dialog(self, action: JSONObject, index: int | None = None) -> None:
+        """Name an agent of the stack being turned over again, as its face-up disc shows it: first
+        which one, then what it is."""
+        agents = [obj(a) for a in seq_of(action.get("agents"))]
+        box = fit_height(vbox(spacing=dp(6)))
+        chosen = next((a for a in agents if num(a.get("index")) == index), None)
+        if chosen is None:
+            dialog = Dialog(self.t("ui.vm.reidentify_which"), box)
+            grid = autogrid(3, dp(4))
+            for a in agents:
+                seat, i = txt(a.get("seat")), num(a.get("index"))
+                label = f"{i + 1}. {self.seat_label(seat)}: {self.name('agent', txt(a.get('agent')))}"
+
+                def pick(i: int = i) -> None:
+                    dialog.dismiss()
+                    self.reidentify_dialog(action, i)
+
+                grid.add_widget(Btn(label, pick, tid=f"vm.reidentify.{i}", size=theme.FONT_SMALL))
+            box.add_widget(grid)
+        else:
+            was = txt(chosen.get("agent"))
+            dialog = Dialog(
+                self.t(
+                    "ui.vm.reidentify_as",
+                    n=num(chosen.get("index")) + 1,
+                    player=self.seat_label(txt(chosen.get("seat"))),
+                ),
+                box,
+            )
+            grid = autogrid(3, dp(4))
+            for name in strs(action.get("names")):
+                if name == was:
+                    continue
+
+                def named(name: str = name) -> None:
+                    dialog.dismiss()
+                    self.send({"kind": "vm.reidentify", "index": num(chosen.get("index")), "agent": name})
+
+                grid.add_widget(Btn(self.name("agent", name), named, tid=f"vm.reidentify.as.{name}"))
+            box.add_widget(grid)
+        dialog.add_button(Btn(self.t("ui.cancel"), dialog.dismiss, tid="confirm.no"))
+        dialog.open()
+
     def under_dialog(self, action: JSONObject) -> None:
         """The steam mole: the owner's next agent goes under an agent lying alone in a city."""
         seat = txt(action.get("seat"))
@@ -801,7 +880,8 @@ class TableView(base.TableView):
 
             def chosen(city: str = city) -> None:
                 dialog.dismiss()
-                self.send({"kind": "vm.place_under", "seat": seat, "city": city, "agent": None})
+                intent: JSONObject = {"kind": "vm.place_under", "seat": seat, "city": city, "agent": None}
+                self.with_phone(seat, lambda books: self.send({**intent, "books": books}))
 
             box.add_widget(Btn(self.name("city", city), chosen, tid=f"vm.under.{city}"))
         dialog.add_button(Btn(self.t("ui.cancel"), dialog.dismiss, tid="confirm.no"))
@@ -821,6 +901,9 @@ class TableView(base.TableView):
             detail = self.name("building", detail)
         elif what == "vm.log.recycled":
             detail = self.name("agent", detail)
+        elif what == "vm.log.reidentified" and ":" in detail:  # named again: what the books had, what it is
+            was, now = detail.split(":", 1)
+            detail = f"{self.name('agent', was)} → {self.name('agent', now)}"
         elif what == "vm.log.order":
             detail = self.t(f"ui.vm.order.{detail}")
         elif what == "vm.log.ended":
@@ -844,6 +927,9 @@ class TableView(base.TableView):
             out.append((self.t("ui.vm.adjust"), self.adjust_dialog, "vm.options.adjust"))
         if "vm.set_mission" in acts:
             out.append((self.t("ui.vm.set_mission"), self.mission_dialog, "vm.options.mission"))
+        if "vm.reidentify" in acts:  # the stack lies face up: the table names one of its agents again
+            action = acts["vm.reidentify"]
+            out.append((self.t("ui.vm.reidentify"), lambda: self.reidentify_dialog(action), "vm.options.reidentify"))
         out.append((self.t("ui.vm.show_log"), self.log_dialog, "vm.options.log"))
         return out
 

@@ -261,21 +261,19 @@ class TableView(base.TableView):
             )
             box.add_widget(by)
         box.add_widget(self.log_grid())
-        shown = mrx.get("station")
-        seen = [obj(e) for e in seq_of(v.get("log")) if isinstance(obj(e).get("station"), int)]
-        if isinstance(shown, int):
+        shown = obj(v.get("last_reveal"))  # his last reveal: announced while its round's detectives move
+        if shown.get("now"):  # the same words however it came (a single move, or within a double move)
             where = Lbl(
-                self.t("ui.sy.shown", station=shown),
+                self.t("sy.reveal_now", station=num(shown.get("station")), field=num(shown.get("field"))),
                 size=theme.FONT_BIG,
                 bold=True,
                 colour=theme.WARN,
                 wrap=True,
                 tid="sy.shown",
             )
-        elif seen:
-            last = seen[-1]
+        elif shown:
             where = Lbl(
-                self.t("ui.sy.last_seen", station=num(last.get("station")), field=num(last.get("field"))),
+                self.t("ui.sy.last_seen", station=num(shown.get("station")), field=num(shown.get("field"))),
                 wrap=True,
                 tid="sy.shown",
             )
@@ -515,7 +513,12 @@ class TableView(base.TableView):
         if self.placing_figure not in figures:
             self.placing_figure = next((f for f in figures if f not in self.placing), None)
         box = fit_height(vbox(spacing=dp(6)))
-        box.add_widget(Lbl(self.t("ui.sy.enter_d_cards"), bold=True, wrap=True))
+        ready = len(self.placing) == len(figures)
+        done = Btn(self.t("ui.sy.place_confirm"), self._place_confirm, tid="sy.place.confirm", colour=theme.GOOD)
+        done.disabled = not ready
+        # the confirmation under the title, above the figures and the cards: at 800×480 it stays in sight
+        box.add_widget(Lbl(self.t("ui.sy.enter_d_cards"), bold=True, wrap=True, tid="sy.place.title"))
+        box.add_widget(done)
         box.add_widget(
             Choice(
                 [(f, self.t("ui.pair", label=f, value=self.placing.get(f, "–"))) for f in figures],
@@ -538,10 +541,6 @@ class TableView(base.TableView):
             btn.disabled = card in used and not mine
             grid.add_widget(btn)
         box.add_widget(grid)
-        ready = len(self.placing) == len(figures)
-        done = Btn(self.t("ui.sy.place_confirm"), self._place_confirm, tid="sy.place.confirm", colour=theme.GOOD)
-        done.disabled = not ready
-        box.add_widget(done)
         return box
 
     def _placing_figure(self, figure: Any) -> None:

@@ -145,8 +145,8 @@ def test_a_short_game_typed_into_a_terminal(tmp_path: Path) -> None:
         data = bgstats.decode(link)
         assert isinstance(data, dict)
         assert data["players"] == [
-            {"name": "Xavier", "sourcePlayerId": "Xavier", "winner": False, "startPlayer": True, "role": "Mister X"},
-            {"name": "Dora", "sourcePlayerId": "Dora", "winner": True, "role": "Detective"},
+            {"name": "Xavier", "sourcePlayerId": "xavier", "startPlayer": True, "winner": False, "role": "Mister X"},
+            {"name": "Dora", "sourcePlayerId": "dora", "startPlayer": False, "winner": True, "role": "Detective"},
         ]
         read = [d.data.decode("utf-8") for d in decode(qr_from_text(out))]
         assert read == [link], "the QR code drawn in the terminal does not read back"

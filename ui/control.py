@@ -12,6 +12,7 @@ JSON object per line out. Commands:
   (``EventLoop.post_dispatch_input``), exactly like a finger: whatever lies on top (a dialog)
   gets it. Refused when the widget is missing, hidden, disabled or covered.
 - ``{"cmd": "screenshot", "path": "/abs/file.png"}`` → the next drawn frame as a PNG.
+- ``{"cmd": "type", "tid": "setup.sy.name.1", "text": "Dora"}`` → a text field's text, as typed.
 - ``{"cmd": "info"}`` → the phone server's address and port, the game id.
 - ``{"cmd": "submit", "intent": {...}}`` → the same path a widget uses (refusals go to the toast).
 - ``{"cmd": "toasts"}`` → every toast shown (text, kind) since the last time it was asked.
@@ -38,6 +39,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
 from kivy.uix.modalview import ModalView
 from kivy.uix.scrollview import ScrollView
+from kivy.uix.textinput import TextInput
 from kivy.uix.widget import Widget
 
 from ui.widgets import plain
@@ -213,7 +215,7 @@ class Control:
         for root in roots():
             for w in walk(root):
                 tid = getattr(w, "tid", "")
-                label = plain(w.text) if isinstance(w, Label) else ""
+                label = plain(w.text) if isinstance(w, Label) else w.text if isinstance(w, TextInput) else ""
                 if not visible(w):
                     if tid and scrollable_to(w):  # a finger can scroll it into view
                         tids[tid] = {"text": label, "disabled": bool(w.disabled), "scrolled_away": True}
@@ -269,6 +271,21 @@ class Control:
         await self.idle()
         return {"ok": True, "at": [x, y], "window": [Window.width, Window.height]}
 
+    async def type(self, tid: str, text: str) -> dict[str, Any]:
+        """Type ``text`` into a text field (what the on-screen keyboard writes), replacing its text."""
+        found = [w for w in find(tid) if w.get_root_window() is not None and isinstance(w, TextInput)]
+        if not found:
+            return {"ok": False, "error": f"no text field {tid!r} on screen"}
+        field = found[0]
+        if field.disabled:
+            return {"ok": False, "error": f"{tid!r} is disabled"}
+        field.select_all()
+        field.delete_selection()
+        field.insert_text(text)
+        await next_frames(2)
+        await self.idle()
+        return {"ok": True, "text": field.text}
+
     async def idle(self, timeout: float = 10.0) -> None:
         """Wait until what the tap started (an intent being committed) is done and drawn."""
         loop = asyncio.get_running_loop()
@@ -311,6 +328,8 @@ class Control:
             return await self.tap(str(request.get("tid")))
         if cmd == "screenshot":
             return await self.screenshot(str(request.get("path")))
+        if cmd == "type":
+            return await self.type(str(request.get("tid")), str(request.get("text", "")))
         if cmd == "info":
             phones = self.app.ctl.phones
             return {"ok": True, "address": phones.address, "port": phones.port, "game_id": self.app.ctl.game_id}

@@ -57,6 +57,8 @@ class HostService(Protocol):
 
     def url(self) -> str: ...
 
+    def bgstats_url(self, game_id: int, started: str) -> str: ...
+
 
 @dataclass
 class Phones:
@@ -147,6 +149,16 @@ class Controller:
     async def new_game(self, rules: str, setup: JSONObject, title: str) -> int:
         return await self.table.new_game(rules, setup, title)
 
+    async def last_setup(self, rules: str) -> JSONObject:
+        """The setup keys a game remembers (names, colours) of the latest game of ``rules`` (``{}``
+        when there is none): a new game's form starts from who played last."""
+        from companion.app.preferences import last_setups
+        from companion.games import get_summary
+
+        last = last_setups(await self.table.games()).get(rules, {})
+        keys = {k.key for k in get_summary(rules).setup_keys if k.remembered}
+        return {k: v for k, v in last.items() if k in keys}
+
     async def open_game(self, game_id: int) -> None:
         await self.table.open_game(game_id)
 
@@ -205,14 +217,26 @@ class Controller:
         history = self.host.history if self.host is not None else History(self.store)
         return await asyncio.to_thread(history.plays, self.lang)
 
+    async def plays_page(self, page: int) -> tuple[list[Play], int]:
+        """One page of the finished games (the latest first), and how many there are."""
+        from companion.app.history import PAGE, History
+
+        history = self.host.history if self.host is not None else History(self.store)
+        return await asyncio.to_thread(history.page, self.lang, page * PAGE, PAGE)
+
     async def bgstats(self, game_id: int) -> tuple[str, bytes]:
-        """A finished game's BG Stats link and its QR code (error correction L: bigger modules)."""
+        """A finished game's whole BG Stats link, and a QR code of the short link on the Pi that
+        forwards to it (small enough to read off the screen however many players); without the
+        phone server, a code of the whole link (error correction L: bigger modules)."""
         from companion.app import bgstats
         from companion.app.history import History
 
         history = self.host.history if self.host is not None else History(self.store)
         play = await asyncio.to_thread(history.play, game_id, self.lang)
         link = bgstats.link(play)
+        if self.host is not None:
+            short = await asyncio.to_thread(self.host.bgstats_url, play.game_id, play.started)
+            return link, await asyncio.to_thread(qr_png, short, 10)
         return link, await asyncio.to_thread(qr_png, link, 10, "L")
 
     async def release(self, seat: str) -> None:
@@ -225,6 +249,15 @@ class Controller:
             await self.phones.server.release(game_id, seat)
         else:
             await asyncio.to_thread(self.links.release, game_id, seat)
+
+    async def phone_holds(self, seat: str) -> bool:
+        """Whether a phone holds the seat's link in the open game (it keeps that seat's secrets, e.g.
+        a Victorian Masterminds pile: the touchscreen then places by it)."""
+        game_id = self.game_id
+        if game_id is None:
+            return False
+        (link,) = await asyncio.to_thread(self.links.ensure, game_id, [seat])
+        return bool(link.claimed)
 
     def connected(self) -> set[str]:
         server, game_id = self.phones.server, self.game_id

@@ -12,7 +12,7 @@ from kivy.metrics import dp
 from kivy.uix.image import Image
 from kivy.uix.widget import Widget
 
-from companion.app.history import Play, local_time
+from companion.app.history import PAGE, Play, local_time
 from ui import theme
 from ui.page import Page
 from ui.widgets import Btn, Lbl, Panel, fit_height, hbox, scroll, vbox
@@ -52,6 +52,8 @@ class HistoryScreen(Page):
     def __init__(self, app: Any, **kwargs: Any) -> None:
         super().__init__(app, **kwargs)
         self.plays: list[Play] = []
+        self.page = 0  # every finished game is on one of the pages, the latest first
+        self.total = 0
         self.showing: int | None = None
         self.png: bytes | None = None
 
@@ -59,17 +61,38 @@ class HistoryScreen(Page):
         return self.t("ui.history.title")
 
     def on_pre_enter(self, *args: Any) -> None:
-        self.showing, self.png = None, None
+        self.showing, self.png, self.page = None, None, 0
         self.refresh()
 
     def refresh(self) -> None:
         super().refresh()
-        self.app.run(self.ctl.plays(), self._plays)
+        self.app.run(self.ctl.plays_page(self.page), self._plays)
 
-    def _plays(self, plays: list[Play]) -> None:
-        self.plays = plays
+    def _plays(self, found: tuple[list[Play], int]) -> None:
+        self.plays, self.total = found
         self.body.clear_widgets()
         self.body.add_widget(self.build_body())
+
+    def turn_page(self, step: int) -> None:
+        self.page = max(0, self.page + step)
+        self.showing, self.png = None, None
+        self.refresh()
+
+    def pager(self) -> Widget | None:
+        """Newer and older plays, when there are more than one page holds."""
+        pages = -(-self.total // PAGE)
+        if pages <= 1:
+            return None
+        newer = Btn(self.t("ui.history.newer"), partial(self.turn_page, -1), tid="history.newer", width=dp(150))
+        older = Btn(self.t("ui.history.older"), partial(self.turn_page, 1), tid="history.older", width=dp(150))
+        newer.disabled, older.disabled = self.page <= 0, self.page >= pages - 1
+        at = Lbl(
+            self.t("ui.history.page", page=self.page + 1, pages=pages, total=self.total),
+            colour=theme.MUTED,
+            halign="center",
+            tid="history.page",
+        )
+        return hbox(newer, at, older, size_hint_y=None, height=theme.TOUCH)
 
     def build(self) -> Widget | None:
         return self.build_body()
@@ -105,6 +128,9 @@ class HistoryScreen(Page):
                     height=dp(86),
                 )
             )
+        pager = self.pager()
+        if pager is not None:
+            rows.add_widget(pager)
         left = scroll(rows, tid="history.list")
         if self.showing is None or self.png is None:
             return left

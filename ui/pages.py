@@ -16,7 +16,7 @@ from kivy.uix.widget import Widget
 from companion.app.i18n import LANGUAGES, language_name
 from companion.app.seats import TABLE_SEAT
 from companion.app.store import GameHeader
-from companion.core.jsonvalue import JSON
+from companion.core.jsonvalue import JSON, JSONObject
 from ui import theme
 from ui.controller import PREF_LANGUAGE
 from ui.games import game_ui, playable
@@ -125,8 +125,15 @@ class NewGameScreen(Page):
 
     def choose(self, rules: str) -> None:
         self.chosen = rules
-        self.form = game_ui(rules).SetupForm(self.app)
+        self.form = form = game_ui(rules).SetupForm(self.app)
         self.refresh()
+
+        def remembered(last: JSONObject) -> None:  # who played the last game of this box
+            if self.form is form and last:
+                form.remembered(last)
+                form.rebuild()
+
+        self.app.run(self.ctl.last_setup(rules), remembered)
 
     def refresh(self) -> None:
         if self.form is not None:

@@ -27,6 +27,7 @@ from kivy.uix.label import Label
 from kivy.uix.modalview import ModalView
 from kivy.uix.scrollview import ScrollView
 from kivy.uix.stacklayout import StackLayout
+from kivy.uix.textinput import TextInput
 from kivy.uix.widget import Widget
 from kivy.utils import escape_markup
 
@@ -286,6 +287,42 @@ class Chip(Label):
                 )
             )
         _background(self, colour, radius=6)
+
+
+class NameInput(TextInput):
+    """One line of text a player types (a name: at most ``limit`` characters); the docked on-screen
+    keyboard comes up when it is tapped. ``changed(text)`` follows every edit."""
+
+    tid = StringProperty("")
+
+    def __init__(
+        self, text: str, changed: Callable[[str], object], hint: str = "", tid: str = "", limit: int = 40, **kwargs: Any
+    ) -> None:
+        super().__init__(
+            text=text[:limit],
+            hint_text=hint,
+            multiline=False,
+            write_tab=False,
+            font_size=theme.FONT,
+            background_normal="",
+            background_active="",
+            background_color=theme.PANEL_HI,
+            foreground_color=theme.TEXT,
+            hint_text_color=theme.MUTED,
+            cursor_color=theme.ACCENT,
+            padding=(dp(10), dp(12)),
+            **kwargs,
+        )
+        self.tid = tid
+        self.limit = limit
+        self.size_hint_y = None
+        self.height = theme.TOUCH
+        self.bind(text=lambda _w, value: changed(value))
+
+    def insert_text(self, substring: str, from_undo: bool = False) -> None:
+        room = self.limit - len(self.text)
+        if room > 0:
+            super().insert_text(substring[:room], from_undo=from_undo)
 
 
 def hbox(*children: Widget, **kwargs: Any) -> BoxLayout:

@@ -1,62 +1,94 @@
-"""A finished play as a BG Stats "createPlay" link, and its QR code.
+"""A finished play as a BG Stats "createPlay" link, and the short link on the Pi that its QR code holds.
 
 BG Stats (the score app) adds a play when its link is opened on a phone that has the app:
-``https://app.bgstatsapp.com/createPlay.html?data=<url-encoded JSON>``. The JSON's fields, as
-BG Stats documents them ("Push plays to BG Stats from other apps or websites"):
-``sourceName``, ``sourcePlayId``, ``playDate`` (``YYYY-MM-DD HH:MM:SS``), ``durationMin``,
-``game`` (``name``, ``bggId``, ``sourceGameId``, ``highestWins``, ``noPoints``), ``players``
-(``name``, ``sourcePlayerId``, ``score``, ``winner``, ``rank``, ``startPlayer``, ``role``),
-``location``, ``board``, ``comments``. Empty optional fields are left out: the link must fit a
-QR code that a phone reads off the 800×480 touchscreen (:data:`MAX_LINK` characters; see
-``docs/bgstats.md``).
+``https://app.bgstatsapp.com/createPlay.html?data=<url-encoded JSON>``. Every field and where it
+comes from: ``docs/history.md``. In short: ``sourceName``, ``sourcePlayId``, ``playDate`` (UTC,
+``YYYY-MM-DD HH:MM:SS``, when the play ended), ``durationMin``, ``game`` (``name``, ``bggId``,
+``sourceGameId``, ``highestWins``, ``noPoints``) and ``players`` — every player with ``name``,
+``sourcePlayerId``, ``startPlayer`` and ``winner`` (BG Stats' Android importer refuses a player
+without them), ``score`` and ``rank`` in a game with points, ``role`` where seats differ.
+
+Nothing is ever left out for size. A QR code that a phone reads off the 800×480 touchscreen holds
+about 700 characters, fewer than a play of four named players; so the codes hold a short link to
+the Pi instead (:func:`short_path`: the game's number and a keyed check, so nobody on the network
+lists the history by guessing), which answers with the whole createPlay link. Where no code is
+involved — the host page's button, ``companion history --bgstats`` — the whole link is given.
 """
 
 from __future__ import annotations
 
+import datetime as _dt
+import hashlib
+import hmac
 import json
+import re
+import unicodedata
 import urllib.parse
-from collections.abc import Callable
 
-from companion.app.history import Play, local_time
+from companion.app.history import Play
 from companion.core.jsonvalue import JSON, JSONObject
 from companion.games import get_summary
 
 CREATE_PLAY = "https://app.bgstatsapp.com/createPlay.html?data="
 SOURCE_NAME = "Companion"
-MAX_LINK = 700  # characters: a version 18 QR code (89 modules) with error correction L at most
+TABLE_PLAYER = "companion-table"  # the table itself (a bot): one BG Stats player for every such seat
 SAFE = ":,"  # left as they are in the query (RFC 3986 allows them; every decoder keeps them)
+SHORT_PREFIX = "/b/"
+_SHORT = re.compile(r"^(\d{1,9})-([0-9a-f]{12})$")
 
 
 def play_id(play: Play) -> str:
     """Unique per play, also across stores: the game's number and when it was set up."""
-    stamp = "".join(c for c in play.started[:19] if c.isdigit())
-    return f"{play.game_id}-{stamp}"
+    return play_ref(play.game_id, play.started)
+
+
+def play_ref(game_id: int, started: str) -> str:
+    stamp = "".join(c for c in started[:19] if c.isdigit())
+    return f"{game_id}-{stamp}"
+
+
+def player_id(name: str) -> str:
+    """The same id for the same name however it was typed ("Dora", " dora "): BG Stats remembers
+    which of its players an id is, so a named player is matched once and never again."""
+    return " ".join(unicodedata.normalize("NFKC", name).casefold().split())
+
+
+def utc_text(iso: str) -> str:
+    """A stored time (ISO 8601; UTC when it names no zone) as BG Stats reads ``playDate``: UTC."""
+    moment = _dt.datetime.fromisoformat(iso)
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=_dt.UTC)
+    return moment.astimezone(_dt.UTC).strftime("%Y-%m-%d %H:%M:%S")
 
 
 def play_data(play: Play) -> JSONObject:
-    """The createPlay JSON of a play, every field the play knows."""
+    """The createPlay JSON of a play: every field the play knows, for every player."""
     summary = get_summary(play.rules)
     players: list[JSON] = []
     for p in play.players:
+        if p.bot:
+            source = TABLE_PLAYER  # the table is no person: one id for it, never a player's
+        elif p.name:
+            source = player_id(p.name)
+        else:  # an unnamed seat ("Red") is nobody in particular: an id of this play only
+            source = f"{play_id(play)}-{p.seat}"
         entry: JSONObject = {
             "name": p.label,
-            # A named player is the same person next time; an unnamed seat ("red") is not.
-            "sourcePlayerId": p.name if p.name else f"{play.game_id}-{p.seat}",
+            "sourcePlayerId": source,
+            "startPlayer": bool(p.start),
             "winner": p.winner,
         }
         if p.score is not None:
             entry["score"] = p.score
         if p.rank is not None and not summary.no_points:  # without points, winning is the whole result
             entry["rank"] = p.rank
-        if p.start:
-            entry["startPlayer"] = True
         if p.role:
             entry["role"] = p.role
         players.append(entry)
     return {
         "sourceName": SOURCE_NAME,
         "sourcePlayId": play_id(play),
-        "playDate": local_time(play.started, "%Y-%m-%d %H:%M:%S"),
+        "playDate": utc_text(play.finished),
         "durationMin": play.minutes,
         "game": {
             "name": play.game,
@@ -82,56 +114,29 @@ def decode(link: str) -> JSON:
     return value
 
 
-def _players(data: JSONObject) -> list[JSONObject]:
-    players = data.get("players")
-    return [p for p in players if isinstance(p, dict)] if isinstance(players, list) else []
+def link(play: Play) -> str:
+    """The whole createPlay link of a play."""
+    return encode(play_data(play))
 
 
-def _drop(key: str) -> Callable[[JSONObject], None]:
-    def step(data: JSONObject) -> None:
-        for p in _players(data):
-            p.pop(key, None)
-
-    return step
+def _check(secret: str, ref: str) -> str:
+    return hmac.new(secret.encode("utf-8"), ref.encode("utf-8"), hashlib.sha256).hexdigest()[:12]
 
 
-def _shorten(length: int) -> Callable[[JSONObject], None]:
-    def step(data: JSONObject) -> None:
-        for p in _players(data):
-            for key in ("name", "sourcePlayerId"):
-                value = p.get(key)
-                if isinstance(value, str) and len(value) > length:
-                    p[key] = value[: length - 1] + "."
-
-    return step
+def short_path(secret: str, game_id: int, started: str) -> str:
+    """The path of a play's short link on the Pi (``/b/7-1f0c…``): its game and a check made with
+    ``secret`` (the host token), so only someone shown the code can open it."""
+    return f"{SHORT_PREFIX}{game_id}-{_check(secret, play_ref(game_id, started))}"
 
 
-def _drop_top(key: str) -> Callable[[JSONObject], None]:
-    def step(data: JSONObject) -> None:
-        data.pop(key, None)
-
-    return step
-
-
-# What goes when a link is too long, least useful first; winners and scores always stay.
-SHRINK: tuple[Callable[[JSONObject], None], ...] = (
-    _drop("role"),
-    _drop("rank"),
-    _shorten(10),
-    _drop("sourcePlayerId"),
-    _drop("startPlayer"),
-    _shorten(5),
-    _drop_top("durationMin"),
-)
-
-
-def link(play: Play, limit: int = MAX_LINK) -> str:
-    """The createPlay link of a play, at most ``limit`` characters if it can be made so."""
-    data = play_data(play)
-    out = encode(data)
-    for step in SHRINK:
-        if len(out) <= limit:
-            break
-        step(data)
-        out = encode(data)
-    return out
+def short_game(secret: str, name: str, started_of: dict[int, str]) -> int | None:
+    """The game a short link's last part (``7-1f0c…``) names, if its check is right (constant time);
+    ``started_of``: when each finished game was set up."""
+    found = _SHORT.match(name)
+    if found is None:
+        return None
+    game_id = int(found.group(1))
+    started = started_of.get(game_id)
+    if started is None or not secret:
+        return None
+    return game_id if hmac.compare_digest(found.group(2), _check(secret, play_ref(game_id, started))) else None

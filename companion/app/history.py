@@ -39,7 +39,9 @@ CSV_COLUMNS = (
     "winner",
     "rank",
     "start_player",
+    "bot",
 )
+PAGE = 20  # plays per page on the screens that list them
 
 
 class NoPlay(CompanionError):
@@ -56,6 +58,7 @@ class PlayerResult:
     winner: bool
     rank: int | None
     start: bool | None
+    bot: bool = False  # the table played this seat (Scotland Yard's Mister X played by the computer)
 
 
 @dataclass(frozen=True)
@@ -91,6 +94,7 @@ class Play:
                 "winner": p.winner,
                 "rank": p.rank,
                 "start_player": p.start,
+                "bot": p.bot,
             }
             for p in self.players
         ]
@@ -119,6 +123,11 @@ def local_time(iso: str, fmt: str = "%Y-%m-%d %H:%M") -> str:
     return moment.astimezone().strftime(fmt)
 
 
+def capitalised(label: str) -> str:
+    """A seat's words as a name: one case however the catalogue writes it mid-sentence ("blue" → "Blue")."""
+    return label[:1].upper() + label[1:]
+
+
 def minutes_between(start: str, end: str) -> int:
     try:
         seconds = (_dt.datetime.fromisoformat(end) - _dt.datetime.fromisoformat(start)).total_seconds()
@@ -138,11 +147,16 @@ class History:
 
     def plays(self, lang: str = "en") -> list[Play]:
         """Every finished game, the latest first."""
+        return self.page(lang)[0]
+
+    def page(self, lang: str = "en", start: int = 0, count: int | None = None) -> tuple[list[Play], int]:
+        """``count`` finished games from the ``start``-th (0: the latest; ``None``: all the rest), and
+        how many finished games there are. Only the games of the page are read."""
         headers = [h for h in self.store.games() if h.status == "finished"]
-        found = [self._play(h, lang) for h in headers]
-        plays = [p for p in found if p is not None]
-        plays.sort(key=lambda p: (p.finished, p.game_id), reverse=True)
-        return plays
+        headers.sort(key=lambda h: (h.updated, h.id), reverse=True)  # a play ends with its game's last action
+        chosen = headers[max(0, start) :] if count is None else headers[max(0, start) : max(0, start) + count]
+        found = [self._play(h, lang) for h in chosen]
+        return [p for p in found if p is not None], len(headers)
 
     def play(self, game_id: int, lang: str = "en") -> Play:
         header = self.store.header(game_id)
@@ -184,17 +198,18 @@ def build_play(store: Store, header: GameHeader, lang: str) -> Play | None:
     scores = dict(outcome.scores)
     players = []
     for p in summary.players(view):
-        label = p.name or readable.line(p.label, lang)
+        name = " ".join(p.name.split())
         players.append(
             PlayerResult(
                 seat=p.seat,
-                name=p.name,
-                label=label,
+                name=name,
+                label=name or capitalised(readable.line(p.label, lang)),
                 role=readable.line(p.role, lang) if p.role is not None else "",
                 score=None if summary.no_points else scores.get(p.seat),
                 winner=p.seat in outcome.winners,
                 rank=p.rank,
                 start=p.start,
+                bot=p.bot,
             )
         )
     return Play(
@@ -233,6 +248,7 @@ def to_csv(plays: Sequence[Play]) -> str:
                     "yes" if p.winner else "no",
                     "" if p.rank is None else p.rank,
                     "" if p.start is None else ("yes" if p.start else "no"),
+                    "yes" if p.bot else "no",
                 ]
             )
     return out.getvalue()

@@ -7,14 +7,14 @@ language; each game's come from its package (``PREFERENCES``, found through the 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
 from companion.app.i18n import LANGUAGES
-from companion.app.store import Store
+from companion.app.store import GameHeader, Store
 from companion.core.errors import CompanionError
 from companion.core.jsonvalue import JSON, JSONObject
-from companion.games import game_names
+from companion.games import game_names, get_summary
 from companion.games import preferences as game_preferences
 
 PREF_LANGUAGE = "language"
@@ -71,13 +71,32 @@ def check(key: object, value: JSON) -> tuple[str, JSON]:
     return setting.key, value
 
 
-def setup_defaults(rules: str, prefs: Mapping[str, JSON]) -> JSONObject:
-    """What the table's preferences pre-fill in a new game's setup (e.g. the tracker)."""
-    return {
-        s.setup_key: prefs.get(s.key, s.default)
-        for s in settings()
-        if s.game == rules and s.setup_key and prefs.get(s.key, s.default) is not None
-    }
+def setup_defaults(rules: str, prefs: Mapping[str, JSON], last: Mapping[str, JSON] | None = None) -> JSONObject:
+    """What a new game's setup starts from: who played the last game of this box (``last``: that
+    game's setup; its keys the game's summary marks ``remembered`` — names, colours), and what the
+    table's preferences pre-fill (e.g. the tracker)."""
+    out: JSONObject = {}
+    if last:
+        for key in get_summary(rules).setup_keys:
+            if key.remembered and key.key in last:
+                out[key.key] = last[key.key]
+    out.update(
+        {
+            s.setup_key: prefs.get(s.key, s.default)
+            for s in settings()
+            if s.game == rules and s.setup_key and prefs.get(s.key, s.default) is not None
+        }
+    )
+    return out
+
+
+def last_setups(headers: Iterable[GameHeader]) -> dict[str, JSONObject]:
+    """The setup of the latest game of each box among ``headers`` (the store's games)."""
+    out: dict[str, tuple[int, JSONObject]] = {}
+    for h in headers:
+        if h.rules not in out or h.id > out[h.rules][0]:
+            out[h.rules] = (h.id, h.config)
+    return {rules: config for rules, (_, config) in out.items()}
 
 
 class Preferences:

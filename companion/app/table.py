@@ -23,7 +23,7 @@ import asyncio
 import concurrent.futures
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -33,7 +33,7 @@ from companion.app.store import GameHeader, Store, StoredEvent
 from companion.core.audience import Audience
 from companion.core.codec import KindCodec
 from companion.core.errors import CompanionError, MalformedInput
-from companion.core.events import Event, Intent, Undo
+from companion.core.events import Event, Intent, Undo, Undone
 from companion.core.game import Game, event_codec, intent_codec
 from companion.core.jsonvalue import JSON, JSONObject
 from companion.core.shared import Piece, SharedText
@@ -41,6 +41,7 @@ from companion.core.summary import Line
 from companion.games import get_rules
 
 log = logging.getLogger(__name__)
+MAX_TAKEN = 1000  # events of one action an undo's words are read from (an action writes far fewer)
 TEXTS_KEPT = 64  # serialised messages and shared parts of views remembered (see SharedText)
 T = TypeVar("T")
 
@@ -287,9 +288,10 @@ class Table:
 
         async def job() -> int:
             rules = get_rules(rules_name)
-            Game(rules, config, 0)  # validates the setup before anything is written
+            setup = {**rules.new_game_config, **config}  # what every new game of these rules is given
+            Game(rules, setup, 0)  # validates the setup before anything is written
             chosen = self.seeds.next() if seed is None else seed
-            game_id = await asyncio.to_thread(self.store.create_game, rules_name, title or rules_name, config, chosen)
+            game_id = await asyncio.to_thread(self.store.create_game, rules_name, title or rules_name, setup, chosen)
             self.current = await asyncio.to_thread(load_game, self.store, game_id)
             self._publish("switched")
             return game_id
@@ -335,7 +337,8 @@ class Table:
         if self.current is None:
             return {"type": "no_game"}
         game = self.current.game
-        return self._state(self.current.header, game.snapshot(audience), self._last_action(), audience)
+        undone = self._undone(self.current)
+        return self._state(self.current.header, game.snapshot(audience), self._last_action(), audience, undone)
 
     def last(self, audience: Audience) -> JSONObject | None:
         """The last action that still counts, in the game's words for ``audience``:
@@ -344,7 +347,7 @@ class Table:
         own vanished."""
         return self._describe(self._last_action(), audience)
 
-    def _describe(self, found: LastAction | None, audience: Audience) -> JSONObject | None:
+    def _describe(self, found: LastAction | None, audience: Audience, keep: bool = True) -> JSONObject | None:
         if found is None or self.current is None:
             return None
         action, before, events, source = found
@@ -353,6 +356,8 @@ class Table:
         except Exception:
             log.exception("describing the last action failed")
             return None
+        if not keep:  # words told once (an undo's): not kept for other screens
+            return {"seq": action, "source": source, "text": {"code": line.code, "params": dict(line.params)}}
         # Audiences told the same words about the same action get the same (unchanging) object,
         # so its text is written once for all of them (see SharedText).
         if self._said[0] is not found:
@@ -365,15 +370,50 @@ class Table:
         return piece
 
     def _state(
-        self, header: GameHeader, snapshot: JSONObject, last: LastAction | None, audience: Audience
+        self,
+        header: GameHeader,
+        snapshot: JSONObject,
+        last: LastAction | None,
+        audience: Audience,
+        undone: tuple[LastAction, str] | None = None,
     ) -> JSONObject:
-        return {
+        out: JSONObject = {
             "type": "state",
             "game_id": header.id,
             "title": header.title,
             **snapshot,
             "last": self._describe(last, audience),
         }
+        if undone is not None:  # the last thing that happened was an undo: what it took back, and who
+            told = self._describe(undone[0], audience, keep=False)
+            if told is not None:
+                out["undone"] = {**told, "by": undone[1]}
+        return out
+
+    def _undone(
+        self, loaded: LoadedGame, events: Sequence[Event] = (), state: Any = None, source: str = ""
+    ) -> tuple[LastAction, str] | None:
+        """When the log ends with an undo (or ``events``, about to be committed, are one): the action
+        it took back — its seq, the state before it (the state the undo gives), its events, where it
+        came from — and where the undo came from. A screen says so to the phone whose move it was."""
+        game = loaded.game
+        marker = events[0] if len(events) == 1 else None
+        if isinstance(marker, Undone):
+            target, after, by = marker.target, state, source
+        elif not events and game.entries and isinstance(game.entries[-1].event, Undone):
+            last = game.entries[-1]
+            assert isinstance(last.event, Undone)
+            target, after, by = last.event.target, game.state, loaded.source(last.action)
+        else:
+            return None
+        taken = []
+        for entry in game.entries[target - 1 : target - 1 + MAX_TAKEN]:
+            if entry.action != target:
+                break
+            taken.append(entry.event)
+        if not taken or after is None:
+            return None
+        return (target, after, tuple(taken), loaded.source(target)), by
 
     def _last_action(self) -> LastAction | None:
         loaded = self.current
@@ -418,9 +458,10 @@ class Table:
             action = entries[0].action
             known = source if action == game.seq + 1 else loaded.source(action)
             last = (action, before, tuple(e.event for e in entries), known)
+        undone = self._undone(loaded, events, state, source)
         for audience in {sub.audience for sub in self._subscriptions}:
             try:
-                ahead[audience] = message = self._state(loaded.header, snapshot(audience), last, audience)
+                ahead[audience] = message = self._state(loaded.header, snapshot(audience), last, audience, undone)
                 self.text(message)
             except Exception:  # built again after the commit, where a failure is logged
                 ahead.pop(audience, None)

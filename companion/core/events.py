@@ -14,6 +14,7 @@ import enum
 from dataclasses import dataclass
 from typing import ClassVar
 
+from companion.core.audience import Audience
 from companion.core.codec import Tagged
 
 
@@ -45,6 +46,17 @@ class Event(Tagged):
         nobody drew. A re-check of an imported log trusts these and nothing else (see
         :mod:`companion.core.recheck`)."""
         return ()
+
+
+def may_undo(event: Event, actor: Audience) -> bool:
+    """Whether ``event``'s own rule lets ``actor`` take it back."""
+    rule = event.undo_rule()
+    if rule is UndoRule.NEVER:
+        return False
+    if actor.is_table and rule in (UndoRule.TABLE, UndoRule.TABLE_OR_OWNER):
+        return True
+    owner = event.owner()
+    return rule in (UndoRule.OWNER, UndoRule.TABLE_OR_OWNER) and owner is not None and actor.is_seat(owner)
 
 
 class Intent(Tagged):

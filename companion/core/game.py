@@ -18,7 +18,7 @@ from companion.core.audience import Audience
 from companion.core.checkpoint import fold_key, require_writable, seal, state_reader, unseal
 from companion.core.codec import KindCodec
 from companion.core.errors import Forbidden, GameOver, MalformedInput, StaleIntent, UndoRefused
-from companion.core.events import Event, Intent, Undo, Undone, UndoRule
+from companion.core.events import Event, Intent, Undo, Undone
 from companion.core.jsonvalue import JSON, JSONObject
 from companion.core.rules import Outcome, Rules
 
@@ -60,16 +60,6 @@ def fold(rules: Rules[S], start: S, entries: Iterable[Entry]) -> S:
             continue
         state = rules.apply(state, entry.event)
     return state
-
-
-def may_undo(event: Event, actor: Audience) -> bool:
-    rule = event.undo_rule()
-    if rule is UndoRule.NEVER:
-        return False
-    if actor.is_table and rule in (UndoRule.TABLE, UndoRule.TABLE_OR_OWNER):
-        return True
-    owner = event.owner()
-    return rule in (UndoRule.OWNER, UndoRule.TABLE_OR_OWNER) and owner is not None and actor.is_seat(owner)
 
 
 class _NotAsWritten(Exception):
@@ -423,7 +413,7 @@ class Game(Generic[S]):
         if not self._live:
             raise UndoRefused("undo.nothing", "there is nothing to undo")
         last = self._live[-1]
-        if not all(may_undo(e.event, actor) for e in self._events(last)):
+        if not self.rules.may_undo([e.event for e in self._events(last)], actor):
             raise UndoRefused("undo.not_allowed", "this cannot be undone from here")
         return Undone(last.action)
 
@@ -523,5 +513,5 @@ class Game(Generic[S]):
             "seq": seq,
             "view": self.rules.view(state, audience),
             "legal": legal,
-            "can_undo": not debug and bool(last) and all(may_undo(e.event, audience) for e in last),
+            "can_undo": not debug and bool(last) and self.rules.may_undo([e.event for e in last], audience),
         }

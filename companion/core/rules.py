@@ -11,7 +11,7 @@ from typing import ClassVar, Generic, TypeVar
 
 from companion.core.audience import Audience
 from companion.core.codec import KindCodec
-from companion.core.events import Event, Intent
+from companion.core.events import Event, Intent, may_undo
 from companion.core.hardware import HardwareRules
 from companion.core.jsonvalue import JSON, JSONObject
 from companion.core.summary import Line, Summary
@@ -87,10 +87,13 @@ class Rules(ABC, Generic[S]):
     May add (defaults here):
 
     - ``facts``: the constants its screens need, as JSON (cities, tickets, a track's length).
+    - ``new_game_config``: setup options every new game is given unless set (see the attribute).
     - ``preferences``: the table's preferences for it, each a JSON object with ``key``,
       ``default``, ``choices`` (or ``low`` and ``high``) and the ``setup_key`` it pre-fills.
     - ``hardware``: what the box's buttons, tags and lights mean in it
       (:class:`~companion.core.hardware.HardwareRules`), or ``None``.
+    - ``may_undo(events, actor)``: whether ``actor`` may take back one action (default: every
+      event's own undo rule allows it).
     - ``table_turn(state, seed, cpu_budget)``: a move the table itself must make now
       (:class:`TableTurn`), or ``None`` — e.g. a seat played by the computer.
     - ``fresh_chance(state, rng)``: for a game whose state holds chance drawn once for later draws
@@ -104,6 +107,10 @@ class Rules(ABC, Generic[S]):
     events: KindCodec[Event]
     intents: KindCodec[Intent]
     facts: ClassVar[JSONObject] = {}  # never changed: a game sets its own
+    # setup options every new game is given unless its setup sets them: a rule that changed can keep
+    # its old form for the games set up before (their setups lack the option), so their logs still
+    # re-check as they were played, while every new game gets the new one
+    new_game_config: ClassVar[JSONObject] = {}
     preferences: ClassVar[tuple[JSONObject, ...]] = ()
     hardware: ClassVar[HardwareRules | None] = None
 
@@ -139,6 +146,13 @@ class Rules(ABC, Generic[S]):
 
     @abstractmethod
     def summary(self) -> Summary: ...
+
+    def may_undo(self, events: Sequence[Event], actor: Audience) -> bool:
+        """Whether ``actor`` may take back one action (``events``: every event it wrote). The default:
+        when every event's own rule lets the actor (:func:`~companion.core.events.may_undo`). A game
+        may widen it, e.g. let a seat take back its own answer together with the steps the game
+        then took by itself."""
+        return all(may_undo(event, actor) for event in events)
 
     def table_turn(self, state: S, seed: int, cpu_budget: float | None) -> TableTurn | None:
         """A move the table must make now as one seat, or ``None`` (the default: never).

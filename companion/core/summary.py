@@ -38,6 +38,7 @@ class Player:
     role: Line | None = None  # an asymmetric role ("Mister X" / "Detective"), None when all play alike
     start: bool | None = None  # whether this seat started, when the game knows
     rank: int | None = None  # 1 = best, shared on a tie; None while the game runs
+    bot: bool = False  # played by the table itself (Scotland Yard's Mister X played by the computer)
 
 
 SetupKind = Literal["text", "texts", "flag", "int", "choice", "json"]
@@ -52,6 +53,7 @@ class SetupKey:
     required: bool = False
     choices: tuple[str, ...] = ()
     example: str = ""  # as typed on a command line, e.g. "Dora,Emil"
+    remembered: bool = False  # who plays (names, colours): a new game's form starts from the last game's
 
 
 class Summary(Protocol):

@@ -24,6 +24,7 @@ import asyncio
 import base64
 import contextlib
 import datetime
+import html
 import importlib.resources
 import json
 import logging
@@ -34,7 +35,7 @@ from typing import ClassVar
 from aiohttp import WSMsgType, web
 
 from companion.app import bgstats, preferences, readable
-from companion.app.history import History, Play, local_time
+from companion.app.history import PAGE, History, Play, local_time
 from companion.app.hostlink import HostLink
 from companion.app.i18n import LANGUAGES, language_name, text
 from companion.app.names import refusal_text
@@ -47,6 +48,7 @@ from companion.core.audience import TABLE
 from companion.core.errors import CompanionError, MalformedInput
 from companion.core.jsonvalue import JSON, JSONObject
 from companion.games import entry, game_names, get_summary
+from companion.games import facts as game_facts
 from companion.games import preferences as game_preferences
 from companion.net.server import (
     REQUEST_TIMEOUT,
@@ -142,12 +144,41 @@ class Host:
         app.router.add_post("/join", self.join)
         app.router.add_get("/h/{token}", self.page)
         app.router.add_get("/host/ws", self.socket)
+        app.router.add_get(bgstats.SHORT_PREFIX + "{name}", self.bgstats_page)
 
     def url(self) -> str:
         """The host link (for the touchscreen, ``serve`` at a terminal and ``companion host-link``)."""
         address, port = self.base()
         host = f"[{address}]" if ":" in address else address
         return f"http://{host}:{port}/h/{self.link.token()}"
+
+    def bgstats_url(self, game_id: int, started: str) -> str:
+        """A finished play's short link on the Pi (what its BG Stats QR code holds)."""
+        address, port = self.base()
+        host = f"[{address}]" if ":" in address else address
+        return f"http://{host}:{port}{bgstats.short_path(self.link.token(), game_id, started)}"
+
+    async def bgstats_page(self, request: web.Request) -> web.StreamResponse:
+        """A short link's answer: a page that forwards to the play's whole createPlay link (and shows
+        it as a button, for a phone that does not follow the forward into the app by itself)."""
+        headers = await asyncio.to_thread(self.store.games)
+        started_of = {h.id: h.created for h in headers if h.status == "finished"}
+        secret = await asyncio.to_thread(self.link.token)
+        game_id = bgstats.short_game(secret, request.match_info["name"], started_of)
+        if game_id is None:
+            return web.Response(status=404, text=self._text("host.bgstats_gone"), headers=_NO_STORE)
+        play = await asyncio.to_thread(self.history.play, game_id, self.language())
+        target = html.escape(bgstats.link(play), quote=True)
+        page = (
+            '<!doctype html><html><head><meta charset="utf-8">'
+            '<meta name="viewport" content="width=device-width, initial-scale=1">'
+            f'<meta http-equiv="refresh" content="1;url={target}"><title>BG Stats</title></head>'
+            '<body style="font-family:sans-serif;text-align:center;padding:2em">'
+            f"<p>{html.escape(play.game)} · {html.escape(play.title)}</p>"
+            f'<p><a href="{target}" rel="noreferrer" style="font-size:1.4em">'
+            f"{html.escape(self._label('host.bgstats_open'))}</a></p></body></html>"
+        )
+        return web.Response(text=page, content_type="text/html", headers=_NO_STORE)
 
     async def landing(self, request: web.Request) -> web.StreamResponse:
         return web.Response(text=_resource("landing.html"), content_type="text/html", headers=_NO_STORE)
@@ -346,6 +377,7 @@ class Host:
         if current is not None:
             open_game = await self._current(lang)
         setup: list[JSON] = []
+        last = preferences.last_setups(games)
         for rules in game_names():
             if not entry(rules).package.startswith("companion.games."):
                 continue  # a game the tests add (the toy) is no box on a shelf
@@ -355,6 +387,7 @@ class Host:
                     "key": k.key,
                     "kind": k.kind,
                     "required": k.required,
+                    "remembered": k.remembered,
                     "choices": list(k.choices),
                     "example": k.example,
                     "label": text(f"{summary.prefix}.setup_key.{k.key}", lang=lang),
@@ -368,7 +401,7 @@ class Host:
                     "rules": rules,
                     "name": readable.phrase(f"{summary.prefix}.sum.game", {}, lang),
                     "keys": keys,
-                    "defaults": preferences.setup_defaults(rules, prefs),
+                    "defaults": preferences.setup_defaults(rules, prefs, last.get(rules)),
                 }
             )
         return {
@@ -413,6 +446,7 @@ class Host:
             "seq": game.seq,
             "status": readable.line(summary.status(view), lang),
             "over": over,
+            "can_end": not over and self._end_intent() is not None,
             "seats": [
                 {
                     "seat": seat,
@@ -434,8 +468,7 @@ class Host:
             self._results = {key: await asyncio.to_thread(self._play_json, play, True)}
         return self._results[key]
 
-    @staticmethod
-    def _play_json(play: Play, with_qr: bool) -> JSONObject:
+    def _play_json(self, play: Play, with_qr: bool) -> JSONObject:
         out: JSONObject = {
             "game_id": play.game_id,
             "game": play.game,
@@ -444,13 +477,20 @@ class Host:
             "minutes": play.minutes,
             "how": play.how,
             "players": [
-                {"label": p.label, "role": p.role, "score": p.score, "winner": p.winner, "rank": p.rank}
+                {
+                    "label": p.label,
+                    "role": p.role,
+                    "score": p.score,
+                    "winner": p.winner,
+                    "rank": p.rank,
+                    "bot": p.bot,
+                }
                 for p in play.players
             ],
         }
-        if with_qr:
-            link = bgstats.link(play)
-            out["bgstats"] = {"link": link, "qr": png_data(qr_png(link, 6, error="L"))}
+        if with_qr:  # the code holds the short link on the Pi; the button, the whole link
+            short = self.bgstats_url(play.game_id, play.started)
+            out["bgstats"] = {"link": bgstats.link(play), "short": short, "qr": png_data(qr_png(short, 6))}
         return out
 
     # -- requests -----------------------------------------------------------------------------------
@@ -472,6 +512,31 @@ class Host:
 
     async def op_open_game(self, args: JSONObject) -> JSON:
         await self.table.open_game(_int(args, "id"))
+        return None
+
+    def _end_intent(self) -> str | None:
+        """The intent with which the table ends the open game now, when its rules offer one (its facts'
+        ``end_intent``, offered to the table now: Scotland Yard's "End the game now")."""
+        current = self.table.current
+        if current is None:
+            return None
+        kind = game_facts(current.header.rules).get("end_intent")
+        if not isinstance(kind, str):
+            return None
+        legal = current.game.rules.legal(current.game.state, TABLE)
+        offered = legal.get("intents", []) if isinstance(legal, dict) else []
+        return kind if isinstance(offered, list) and kind in offered else None
+
+    async def op_end_game(self, args: JSONObject) -> JSON:
+        """The table ends the open game now, as the touchscreen's "End the game now" does."""
+        current = self.table.current
+        kind = self._end_intent()
+        if current is None or kind is None:
+            raise HostError("host.cannot_end", "this game cannot be ended from here now")
+        game_id = current.header.id
+        await self.table.submit_json(
+            {"seq": _int(args, "seq"), "intent": {"kind": kind}}, TABLE, game_id=game_id, source="host"
+        )
         return None
 
     async def op_close_game(self, args: JSONObject) -> JSON:
@@ -516,8 +581,12 @@ class Host:
         return None
 
     async def op_history(self, args: JSONObject) -> JSON:
-        plays = await asyncio.to_thread(self.history.plays, self.language())
-        return [self._play_json(p, False) for p in plays]
+        """One page of the history (``page`` from 0; every finished game is on one of them)."""
+        page = args.get("page", 0)
+        if isinstance(page, bool) or not isinstance(page, int) or not 0 <= page <= 10**6:
+            raise MalformedInput("malformed.field", "page: expected a number from 0", field="page", expected="integer")
+        plays, total = await asyncio.to_thread(self.history.page, self.language(), page * PAGE, PAGE)
+        return {"plays": [self._play_json(p, False) for p in plays], "page": page, "per_page": PAGE, "total": total}
 
     async def op_bgstats(self, args: JSONObject) -> JSON:
         play = await asyncio.to_thread(self.history.play, _int(args, "game_id"), self.language())
@@ -527,6 +596,7 @@ class Host:
         "new_game": op_new_game,
         "open_game": op_open_game,
         "close_game": op_close_game,
+        "end_game": op_end_game,
         "delete_game": op_delete_game,
         "show_seat": op_show_seat,
         "release_seat": op_release_seat,

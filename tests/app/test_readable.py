@@ -218,4 +218,4 @@ def test_every_setup_option_of_the_rules_is_offered() -> None:
 
     for name, options in (("scotland_yard", SY_OPTIONS), ("victorian_masterminds", VM_OPTIONS)):
         assert {k.key for k in get_summary(name).setup_keys} == set(options), name
-    assert {k.key for k in get_summary("mykerinos").setup_keys} == {"seats", "layout", "neutral"}
+    assert {k.key for k in get_summary("mykerinos").setup_keys} == {"seats", "layout", "neutral", "names", "last_zone"}

@@ -162,8 +162,14 @@ def test_a_scotland_yard_night_run_from_the_host_page(tmp_path: Path) -> None:
             # The end, on the host page: the result and the play for BG Stats.
             await host.wait_for_selector("[data-bgstats-qr]", timeout=WAIT)
             assert "Mister X has been caught" in await host.inner_text("[data-how]")
-            link = await read_qr(host, "[data-bgstats-qr]")
-            assert link == await host.get_attribute("[data-bgstats-link]", "href")
+            short = await read_qr(host, "[data-bgstats-qr]")  # the code: the Pi's short link ...
+            link = await host.get_attribute("[data-bgstats-link]", "href")  # ... to the whole link
+            assert short.startswith(r.base + "/b/") and isinstance(link, str)
+            forward = await (await browser.new_context(viewport=PHONE)).new_page()
+            await forward.route("https://app.bgstatsapp.com/**", lambda route: route.fulfill(body="BG Stats"))
+            async with forward.expect_request("https://app.bgstatsapp.com/**", timeout=WAIT) as went:
+                await forward.goto(short)
+            assert (await went.value).url == link  # a phone that scans the code lands on the whole link
             play = await asyncio.to_thread(History(r.table.store).play, game_id)
             data = bgstats.decode(link)
             assert data == bgstats.play_data(play)
@@ -178,12 +184,12 @@ def test_a_scotland_yard_night_run_from_the_host_page(tmp_path: Path) -> None:
             assert data["players"] == [
                 {
                     "name": "Xavier",
-                    "sourcePlayerId": "Xavier",
-                    "winner": False,
+                    "sourcePlayerId": "xavier",
                     "startPlayer": True,
+                    "winner": False,
                     "role": "Mister X",
                 },
-                {"name": "Dora", "sourcePlayerId": "Dora", "winner": True, "role": "Detective"},
+                {"name": "Dora", "sourcePlayerId": "dora", "startPlayer": False, "winner": True, "role": "Detective"},
             ]
             assert urllib.parse.urlsplit(link).netloc == "app.bgstatsapp.com"
             await shot(host, "end-bgstats")
@@ -198,7 +204,7 @@ def test_a_scotland_yard_night_run_from_the_host_page(tmp_path: Path) -> None:
             await host.wait_for_selector(f"[data-play='{game_id}']", timeout=WAIT)
             await host.click(f"[data-play-bgstats='{game_id}']")
             await host.wait_for_selector(f"[data-play='{game_id}'] [data-bgstats-qr]", timeout=WAIT)
-            assert await read_qr(host, f"[data-play='{game_id}'] [data-bgstats-qr]") == link
+            assert await read_qr(host, f"[data-play='{game_id}'] [data-bgstats-qr]") == short
             await shot(host, "history")
             await host.click("[data-tab=settings]")
             await host.wait_for_selector("[data-setting=language]")
@@ -225,6 +231,8 @@ def test_victorian_masterminds_and_mykerinos_set_up_on_the_host_page(tmp_path: P
             await host.select_option("[data-colour='2']", "yellow")
             await host.select_option("[data-machine='2']", "6")
             await host.fill("[data-machine-name='0']", "Beluga")
+            await host.fill("[data-player-name='0']", "Ann")  # names are optional, next to the colours
+            await host.fill("[data-player-name='2']", "Cleo")
             await host.select_option("[data-lab-cells='1']", "3")
             await host.fill("[data-key=secret_service_start] input", "4")
             await host.select_option("[data-key=first_player] select", "p2")
@@ -234,9 +242,9 @@ def test_victorian_masterminds_and_mykerinos_set_up_on_the_host_page(tmp_path: P
             assert r.table.current is not None
             assert r.table.current.header.config == {
                 "players": [
-                    {"seat": "p1", "colour": "red", "machine": 1, "machine_name": "Beluga"},
+                    {"seat": "p1", "colour": "red", "machine": 1, "machine_name": "Beluga", "name": "Ann"},
                     {"seat": "p2", "colour": "blue", "machine": 2, "lab_cells": 3},
-                    {"seat": "p3", "colour": "yellow", "machine": 6},
+                    {"seat": "p3", "colour": "yellow", "machine": 6, "name": "Cleo"},
                 ],
                 "secret_service_start": 4,
                 "gunner_rule": ">",
@@ -245,6 +253,11 @@ def test_victorian_masterminds_and_mykerinos_set_up_on_the_host_page(tmp_path: P
             }
             await host.wait_for_function("() => HOST.state.settings['vm.start_level.3'] === 4", timeout=WAIT)
             assert r.prefs.get("vm.start_level.3") == 4  # remembered for the next three-player game
+            await host.click("[data-tab=new]")
+            await host.click("[data-choose=victorian_masterminds]")  # the next game starts with the same people
+            assert await host.locator("[data-player]").count() == 3
+            assert [await host.input_value(f"[data-player-name='{i}']") for i in range(3)] == ["Ann", "", "Cleo"]
+            assert await host.input_value("[data-colour='2']") == "yellow"
 
             await host.click("[data-tab=new]")
             await host.click("[data-choose=mykerinos]")
@@ -254,11 +267,16 @@ def test_victorian_masterminds_and_mykerinos_set_up_on_the_host_page(tmp_path: P
             for colour in ("red", "white", "blue"):
                 await host.click(f"[data-colour={colour}]")
             assert (await host.inner_text("[data-colour=blue]")).startswith("3.")
+            await host.fill("[data-name-of=white]", "Ann")
             await host.select_option("[data-key=layout] select", "ring5")
             await shot(host, "new-mykerinos")
             await host.click("[data-start]")
             await host.wait_for_selector("[data-screen=game] [data-seat=white]", timeout=WAIT)
-            assert r.table.current.header.config == {"seats": ["red", "white", "blue"], "layout": "ring5"}
+            assert r.table.current.header.config == {
+                "seats": ["red", "white", "blue"],
+                "layout": "ring5",
+                "names": {"white": "Ann"},
+            }
             await host.click("[data-tab=saved]")
             await host.wait_for_selector("[data-game]", timeout=WAIT)
             assert await host.locator("[data-game]").count() == 2
@@ -319,6 +337,16 @@ def test_mister_x_played_by_the_table_set_up_on_the_host_page(tmp_path: Path) ->
                 assert "the detectives move" in page, page
                 assert str(r.table.game.state.x_station) not in page.split()  # his station is his secret
                 await shot(host, "game-table-x")
+
+                # The host ends the game, as the touchscreen's "End the game now" does: nobody wins, the
+                # table's Mister X is the table in the result (and in the play for BG Stats).
+                host.on("dialog", lambda dialog: asyncio.ensure_future(dialog.accept()))
+                await host.click("[data-end-game]")
+                await host.wait_for_selector("[data-result]", timeout=WAIT)
+                assert "The game was ended at the table." in await host.inner_text("[data-how]")
+                assert "The table (hard)" in await host.inner_text("[data-result]")
+                assert await host.locator("[data-end-game]").count() == 0
+                await shot(host, "end-table-x")
             finally:
                 await player.stop()
 

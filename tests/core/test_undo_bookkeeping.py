@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 from toygame import RULES, Add, AddTwice, Draw
 
 from companion.core import TABLE, Audience, Entry, Game, IllegalMove, Undo, Undone, UndoRefused, fold
-from companion.core.game import CHECKPOINT, may_undo, undone_actions
+from companion.core.events import may_undo
+from companion.core.game import CHECKPOINT, undone_actions
 
 A, B = Audience.of_seat("a"), Audience.of_seat("b")
 CONFIG = {"target": 10**6}

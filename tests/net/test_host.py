@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import html
 import io
 import json
+import re
 import secrets
 from pathlib import Path
 from typing import Any
@@ -29,6 +31,16 @@ def qr_of(data_url: str) -> str:
     png = base64.b64decode(data_url.split(",", 1)[1])
     (found,) = decode(Image.open(io.BytesIO(png)))
     return found.data.decode("utf-8")
+
+
+async def forwarded(r: HostRig, short: str) -> str:
+    """Where a short BG Stats link on the Pi forwards a phone (its page's link and refresh agree)."""
+    async with r.session.get(short) as answer:
+        assert answer.status == 200
+        page = await answer.text()
+    (target,) = set(re.findall(r'href="([^"]+)"', page))
+    assert f'content="1;url={target}"' in page
+    return html.unescape(target)
 
 
 def run(tmp_path: Path, scenario: Any) -> None:
@@ -170,15 +182,24 @@ def test_settings_saved_games_and_the_history_with_bgstats(tmp_path: Path) -> No
         state = await page.until(lambda s: s["current"] is not None and s["current"]["over"])
         result = state["current"]["result"]
         assert "Mister X ist gefasst" in result["how"]  # the table's language
-        link = qr_of(result["bgstats"]["qr"])
-        assert link == result["bgstats"]["link"]
+        short = qr_of(result["bgstats"]["qr"])  # the code: a short link on the Pi ...
+        assert short == result["bgstats"]["short"] and short.startswith(r.base + "/b/") and len(short) < 60
+        link = result["bgstats"]["link"]  # ... that gives the whole link, as the page's button does
+        assert await forwarded(r, short) == link
         data = bgstats.decode(link)
         assert isinstance(data, dict) and data["game"]["bggId"] == 438  # type: ignore[index]
         assert [p["winner"] for p in data["players"]] == [False, True]  # type: ignore[index,union-attr]
+        assert data == bgstats.play_data(r.host.history.play(game_id, "de"))
+        for wrong in (short[:-1] + ("0" if short[-1] != "0" else "1"), r.base + "/b/1", r.base + "/b/99-abcdefabcdef"):
+            async with r.session.get(wrong) as answer:
+                assert answer.status == 404 and "createPlay" not in await answer.text()
 
-        plays = await page.ok("history")
+        history = await page.ok("history")
+        plays = history["plays"]
         assert [p["game_id"] for p in plays] == [game_id] and "bgstats" not in plays[0]
-        assert qr_of((await page.ok("bgstats", game_id=game_id))["bgstats"]["qr"]) == link
+        assert (history["page"], history["total"]) == (0, 1)
+        assert qr_of((await page.ok("bgstats", game_id=game_id))["bgstats"]["qr"]) == short
+        assert (await page.do("history", page=-1))["code"] == "malformed.field"
 
         await page.ok("close_game")
         await page.until(lambda s: s["current"] is None)
@@ -244,3 +265,65 @@ def test_ids_no_game_can_have_are_refused_with_a_code(tmp_path: Path, caplog: An
 
     run(tmp_path, scenario)
     assert not [r for r in caplog.records if r.exc_info or "failed" in r.getMessage()]
+
+
+def test_a_new_games_form_starts_with_who_played_the_last_game_of_that_box(tmp_path: Path) -> None:
+    """Players' names are optional at every setup and remembered: the host page's new-game form of a
+    box starts from the names (and colours) of the last game of that box; the table's settings stay."""
+
+    async def scenario(r: HostRig) -> None:
+        page = await r.host_page()
+        await page.until(lambda s: True)
+        vm_players = [
+            {"seat": "p1", "colour": "red", "machine": 1, "name": "Ann"},
+            {"seat": "p2", "colour": "blue", "machine": 2},
+        ]
+        await page.ok(
+            "new_game", rules="victorian_masterminds", setup={"players": vm_players, "secret_service_start": 4}
+        )
+        await page.ok("new_game", rules="mykerinos", setup={"seats": ["red", "blue"], "names": {"red": "Ann"}})
+        await page.ok("new_game", rules="scotland_yard", setup={"mister_x": "Xavier", "detectives": ["Dora", "Emil"]})
+        state = await page.until(lambda s: len(s["games"]) == 3)
+        defaults = {s["rules"]: s["defaults"] for s in state["setup"]}
+        assert defaults["victorian_masterminds"]["players"] == vm_players
+        assert defaults["mykerinos"]["seats"] == ["red", "blue"] and defaults["mykerinos"]["names"] == {"red": "Ann"}
+        assert defaults["scotland_yard"] == {
+            "mister_x": "Xavier",
+            "detectives": ["Dora", "Emil"],
+            "tracker": False,
+            "bobbies_keep_game_alive": False,
+        }
+        keys = {k["key"]: k["remembered"] for s in state["setup"] if s["rules"] == "mykerinos" for k in s["keys"]}
+        assert keys == {"seats": True, "layout": False, "neutral": False, "names": True, "last_zone": False}
+        assert (
+            await page.do("new_game", rules="mykerinos", setup={"seats": ["red", "blue"], "names": {"green": "X"}})
+        )["code"] == "myk.setup.names"
+
+    run(tmp_path, scenario)
+
+
+def test_the_host_page_ends_a_game_as_the_touchscreen_does(tmp_path: Path) -> None:
+    """The touchscreen's "End the game now" is on the host page too (Scotland Yard: the table stops
+    the game, nobody wins, his route is shown to everyone); a game that offers no such end is not."""
+
+    async def scenario(r: HostRig) -> None:
+        page = await r.host_page()
+        await page.until(lambda s: True)
+        await page.ok("new_game", rules="mykerinos", setup={"seats": ["red", "blue"]})
+        state = await page.until(lambda s: s["current"] is not None and s["current"]["rules"] == "mykerinos")
+        assert state["current"]["can_end"] is False
+        assert (await page.do("end_game", seq=r.table.seq))["code"] == "host.cannot_end"
+        await page.ok("new_game", rules="scotland_yard", setup=SY)
+        state = await page.until(lambda s: s["current"] is not None and s["current"]["rules"] == "scotland_yard")
+        assert state["current"]["can_end"] is True
+        stale = r.table.seq - 1
+        assert (await page.do("end_game", seq=stale))["code"] == "stale"
+        await page.ok("end_game", seq=r.table.seq)
+        state = await page.until(lambda s: s["current"] is not None and s["current"]["over"])
+        assert (
+            state["current"]["can_end"] is False
+            and state["current"]["result"]["how"] == "The game was ended at the table."
+        )
+        assert r.table.current is not None and r.table.current.source(r.table.seq) == "host"
+
+    run(tmp_path, scenario)

@@ -20,7 +20,7 @@ from companion.app.autoplay import TablePlayer
 from companion.app.seats import TABLE_SEAT
 from companion.core import Game, encode
 from companion.core.jsonvalue import JSON, JSONObject
-from companion.games.scotland_yard.model import XMoved
+from companion.games.scotland_yard.model import REVEALS, XMoved
 from companion.games.scotland_yard.moves import x_singles
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "games" / "scotland_yard"))
@@ -55,7 +55,11 @@ def check_public(message: dict[str, Any], states: dict[int, Any], who: str) -> N
     over = state.phase == "over"
     x = state.x_station
     figures = {p for p in state.positions if p}
+    revealed = [f.station for f in state.route if f.field in REVEALS]
     for path, value in stations(message["view"]):
+        if path.startswith(".last_reveal"):  # where he was last shown: that reveal field's station, nothing newer
+            assert revealed and value == revealed[-1], f"{who} saw {value} as his last reveal"
+            continue
         if value != x or x == 0 or path.startswith(".log["):
             continue  # log fields are judged by the reveal rule below
         # Mister X's true station may appear only when he is shown, caught, or the game is over.

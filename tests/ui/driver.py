@@ -243,6 +243,12 @@ class AppProcess:
         found: list[dict[str, Any]] = reply["clipped"]
         return found
 
+    def type(self, tid: str, text: str) -> None:
+        """Type into a text field (as its on-screen keyboard would)."""
+        self.wait(lambda s: tid in s["tids"], what=f"text field {tid}")
+        reply = self.call({"cmd": "type", "tid": tid, "text": text})
+        assert reply.get("ok"), reply
+
     def submit(self, intent: dict[str, Any]) -> None:
         reply = self.call({"cmd": "submit", "intent": intent})
         assert reply.get("ok"), reply

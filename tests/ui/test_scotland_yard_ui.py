@@ -205,7 +205,7 @@ def test_scotland_yard_with_mister_x_on_a_phone(app: AppProcess) -> None:
         # Round 2: a double move whose second step is field 3, a reveal.
         x2 = x_double(phone)
         state = app.wait_seq(x2["seq"])
-        assert state["tids"]["sy.shown"]["text"] == text("ui.sy.shown", {"station": x2["station"]}, "en", ("ui",))
+        assert state["tids"]["sy.shown"]["text"] == text("sy.reveal_now", {"station": x2["station"], "field": 3}, "en")
         assert state["tids"]["sy.log.3.main"]["text"] == str(x2["station"])
         assert state["tids"]["sy.log.2.main"]["text"] != str(phone.state()["view"]["secret"]["route"][1]["station"])
         app.screenshot("sy_table_reveal")

@@ -82,9 +82,10 @@ def check_log(app: AppProcess, snapshot: dict[str, Any]) -> dict[int, int]:
             assert cell == ui_text(f"ui.sy.short.{entry['ticket']}"), (field, cell, entry)
     last = view["log"][-1] if view["log"] else None
     where = state["tids"]["sy.shown"]["text"]
-    if view["mrx"]["station"] is not None:  # shown on the board until his next move
-        assert last is not None and last["field"] in REVEALS
-        assert where == ui_text("ui.sy.shown", station=view["mrx"]["station"]), where
+    reveal = view["last_reveal"]
+    if reveal and reveal["now"]:  # announced while the detectives of his reveal's round move (a double move's too)
+        assert last is not None and reveal["field"] == max(shown), (reveal, shown)
+        assert where == ui_text("sy.reveal_now", station=reveal["station"], field=reveal["field"]), where
     elif shown:
         field = max(shown)
         assert where == ui_text("ui.sy.last_seen", station=shown[field], field=field), where

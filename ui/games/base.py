@@ -191,6 +191,10 @@ class SetupForm(BoxLayout):
     def remember(self) -> None:
         """Called once the game was created (e.g. store what should be remembered)."""
 
+    def remembered(self, last: JSONObject) -> None:
+        """Who played the last game of this box — its setup's keys the game remembers (names,
+        colours) — to start the form from; called once, soon after the form is made. None by default."""
+
     def row(self, label: str, widget: Widget, note: str = "") -> Widget:
         from ui.widgets import hbox
 

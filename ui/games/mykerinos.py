@@ -24,6 +24,7 @@ from ui.widgets import (
     Choice,
     Dialog,
     Lbl,
+    NameInput,
     Panel,
     Stepper,
     autogrid,
@@ -151,10 +152,52 @@ class TableView(base.TableView):
                 num(acts["myk.zone_counts"].get("zone")),
             )
             if self.counts_zone != zone:
-                self.counts_zone, self.counts = zone, {}
+                # the last zone starts from what the books leave there: the table confirms or changes it
+                expected = obj(acts["myk.zone_counts"].get("expected"))
+                self.counts_zone, self.counts = zone, {c: num(n) for c, n in expected.items()}
         top = hbox(self.players_panel(), self.action_panel(acts), size_hint_y=None, height=dp(196))
         self.add_widget(top)
+        missed = self.last_zone_missed()
+        if missed is not None:
+            self.add_widget(missed)
         self.add_widget(self.counts_panel(acts["myk.zone_counts"]) if counting else self.museum_panel(acts))
+
+    # the last zone of a season: the books' count to confirm, and what a lower count points back to
+    def zone_counts_words(self, counts: JSONObject) -> str:
+        parts = [f"{self.colour_name(c)} {num(n)}" for c, n in counts.items()]
+        return ", ".join(parts) if parts else self.t("myk.last_zone.nobody")
+
+    def earlier_zones(self, last: JSONObject) -> str:
+        return " · ".join(
+            self.t(
+                "myk.last_zone.zone",
+                zone=num(obj(z).get("zone")),
+                counts=self.zone_counts_words(obj(obj(z).get("counts"))),
+            )
+            for z in seq_of(last.get("earlier"))
+        )
+
+    def last_zone_note(self) -> Widget | None:
+        """While the table counts the last zone: what the books leave there, and the earlier zones."""
+        last = obj(obj(self.view.get("survey")).get("last"))
+        if not last:
+            return None
+        words = self.t("myk.last_zone.expected", counts=self.zone_counts_words(obj(last.get("expected"))))
+        earlier = self.earlier_zones(last)
+        if earlier:
+            words += "\n" + self.t("myk.last_zone.earlier", zones=earlier)
+        return Lbl(words, colour=theme.WARN, size=theme.FONT_SMALL, wrap=True, tid="myk.last_zone")
+
+    def last_zone_missed(self) -> Widget | None:
+        """Once the last zone is counted lower than the books: that many stood in earlier zones."""
+        last = obj(obj(self.view.get("survey")).get("last"))
+        missed = obj(last.get("missed"))
+        if not missed:
+            return None
+        words = self.t(
+            "myk.last_zone.missed", counts=self.zone_counts_words(missed), zones=self.earlier_zones(last) or "–"
+        )
+        return Lbl(words, colour=theme.WARN, size=theme.FONT_SMALL, wrap=True, tid="myk.last_zone_missed")
 
     # players, pass track, supplies
     def players_panel(self) -> Widget:
@@ -284,7 +327,8 @@ class TableView(base.TableView):
                     bold=True,
                 )
             )
-            box.add_widget(Lbl(self.t("ui.myk.counts_note"), size=theme.FONT_SMALL, colour=theme.MUTED, wrap=True))
+            if not obj(survey.get("last")):  # the last zone's note below says what to count there
+                box.add_widget(Lbl(self.t("ui.myk.counts_note"), size=theme.FONT_SMALL, colour=theme.MUTED, wrap=True))
             box.add_widget(Widget())
             box.add_widget(
                 Btn(self.t("ui.myk.counts_done"), self.send_counts, tid="myk.counts.done", colour=theme.GOOD, bold=True)
@@ -558,7 +602,8 @@ class TableView(base.TableView):
                     Lbl(self.t("ui.myk.on_board", n=high), size=theme.FONT_SMALL, colour=theme.MUTED),
                 )
             )
-        return Panel(grid, Widget(), orientation="vertical")
+        note = self.last_zone_note()
+        return Panel(*([note] if note is not None else []), grid, Widget(), orientation="vertical")
 
     def send_counts(self) -> None:
         counts: list[JSON] = [[c, n] for c, n in self.counts.items() if n]
@@ -816,6 +861,7 @@ class SetupForm(base.SetupForm):
 
     def __init__(self, app: Any, **kwargs: Any) -> None:
         self.order: list[str] = []
+        self.names: dict[str, str] = {}  # the players' names by colour (optional)
         self.layout = str(app.ctl.pref(PREF_LAYOUT, "line4"))
         self.neutral: str | None = None
         super().__init__(app, **kwargs)
@@ -844,6 +890,18 @@ class SetupForm(base.SetupForm):
             )
             buttons.add_widget(btn)
         self.add_widget(self.row(self.t("ui.myk.setup.colours"), buttons, self.t("ui.myk.setup.colours_note")))
+        if self.order:  # a name for each colour that plays (optional)
+            fields = fit_height(vbox(spacing=dp(4)))
+            for colour in self.order:
+
+                def named(value: str, c: str = colour) -> None:
+                    self.names[c] = value
+
+                hint = self.t(f"ui.myk.colour.{colour}")
+                fields.add_widget(
+                    NameInput(self.names.get(colour, ""), named, hint=hint, tid=f"setup.myk.name.{colour}")
+                )
+            self.add_widget(self.row(self.t("ui.setup.names"), fields, self.t("ui.setup.names_note")))
         if len(self.order) == 2:
             free = [c for c in strs(self.facts.get("colours")) if c not in self.order]
             if self.neutral is None:
@@ -876,8 +934,18 @@ class SetupForm(base.SetupForm):
     def problem(self) -> str:
         return "" if 2 <= len(self.order) <= 4 else self.t("ui.myk.setup.need_colours")
 
+    def remembered(self, last: JSONObject) -> None:
+        colours = strs(self.facts.get("colours"))
+        order = [c for c in strs(last.get("seats")) if c in colours]
+        if 2 <= len(order) <= 4 and len(set(order)) == len(order):
+            self.order = order
+        self.names = {c: txt(n) for c, n in obj(last.get("names")).items() if c in colours}
+
     def setup(self) -> JSONObject:
         config: JSONObject = {"seats": list[JSON](self.order), "layout": self.layout}
         if len(self.order) == 2 and self.neutral:
             config["neutral"] = self.neutral
+        names: JSONObject = {c: self.names[c].strip() for c in self.order if self.names.get(c, "").strip()}
+        if names:
+            config["names"] = names
         return config

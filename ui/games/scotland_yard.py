@@ -23,6 +23,7 @@ from ui.widgets import (
     Chip,
     Choice,
     Lbl,
+    NameInput,
     Panel,
     TapPanel,
     autogrid,
@@ -260,21 +261,19 @@ class TableView(base.TableView):
             )
             box.add_widget(by)
         box.add_widget(self.log_grid())
-        shown = mrx.get("station")
-        seen = [obj(e) for e in seq_of(v.get("log")) if isinstance(obj(e).get("station"), int)]
-        if isinstance(shown, int):
+        shown = obj(v.get("last_reveal"))  # his last reveal: announced while its round's detectives move
+        if shown.get("now"):  # the same words however it came (a single move, or within a double move)
             where = Lbl(
-                self.t("ui.sy.shown", station=shown),
+                self.t("sy.reveal_now", station=num(shown.get("station")), field=num(shown.get("field"))),
                 size=theme.FONT_BIG,
                 bold=True,
                 colour=theme.WARN,
                 wrap=True,
                 tid="sy.shown",
             )
-        elif seen:
-            last = seen[-1]
+        elif shown:
             where = Lbl(
-                self.t("ui.sy.last_seen", station=num(last.get("station")), field=num(last.get("field"))),
+                self.t("ui.sy.last_seen", station=num(shown.get("station")), field=num(shown.get("field"))),
                 wrap=True,
                 tid="sy.shown",
             )
@@ -514,7 +513,12 @@ class TableView(base.TableView):
         if self.placing_figure not in figures:
             self.placing_figure = next((f for f in figures if f not in self.placing), None)
         box = fit_height(vbox(spacing=dp(6)))
-        box.add_widget(Lbl(self.t("ui.sy.enter_d_cards"), bold=True, wrap=True))
+        ready = len(self.placing) == len(figures)
+        done = Btn(self.t("ui.sy.place_confirm"), self._place_confirm, tid="sy.place.confirm", colour=theme.GOOD)
+        done.disabled = not ready
+        # the confirmation under the title, above the figures and the cards: at 800×480 it stays in sight
+        box.add_widget(Lbl(self.t("ui.sy.enter_d_cards"), bold=True, wrap=True, tid="sy.place.title"))
+        box.add_widget(done)
         box.add_widget(
             Choice(
                 [(f, self.t("ui.pair", label=f, value=self.placing.get(f, "–"))) for f in figures],
@@ -537,10 +541,6 @@ class TableView(base.TableView):
             btn.disabled = card in used and not mine
             grid.add_widget(btn)
         box.add_widget(grid)
-        ready = len(self.placing) == len(figures)
-        done = Btn(self.t("ui.sy.place_confirm"), self._place_confirm, tid="sy.place.confirm", colour=theme.GOOD)
-        done.disabled = not ready
-        box.add_widget(done)
         return box
 
     def _placing_figure(self, figure: Any) -> None:
@@ -619,6 +619,8 @@ class SetupForm(base.SetupForm):
 
     def __init__(self, app: Any, **kwargs: Any) -> None:
         self.detectives = 2
+        self.names = ["", "", "", "", ""]  # the detective players' names (optional)
+        self.x_name = ""  # Mister X's player's name (optional)
         self.mister_x = PLAYER  # or the level of the table playing him
         self.tracker = bool(app.ctl.pref(PREF_TRACKER, False))
         self.bobbies = bool(app.ctl.pref(PREF_BOBBIES, False))
@@ -662,6 +664,7 @@ class SetupForm(base.SetupForm):
                 self.t("ui.sy.setup.detectives_note_table") if table else self.t("ui.sy.setup.detectives_note"),
             )
         )
+        self.add_widget(self.names_row(table))
         on_off = [(False, self.t("ui.off")), (True, self.t("ui.on"))]
         self.add_widget(
             self.row(
@@ -680,9 +683,37 @@ class SetupForm(base.SetupForm):
         phones = self.t("ui.sy.setup.phones_table") if table else self.t("ui.sy.setup.phones")
         self.add_widget(Lbl(phones, colour=theme.MUTED, wrap=True, tid="setup.sy.phones"))
 
+    def names_row(self, table: bool) -> Widget:
+        """The players' names (optional; the last game's, to start with): history and BG Stats name them."""
+        fields = fit_height(vbox(spacing=dp(4)))
+        if not table:
+
+            def x_named(value: str) -> None:
+                self.x_name = value
+
+            hint = self.t("ui.sy.setup.x_name")
+            fields.add_widget(NameInput(self.x_name, x_named, hint=hint, tid="setup.sy.name.mrx"))
+        for i in range(self.detectives):
+
+            def named(value: str, i: int = i) -> None:
+                self.names[i] = value
+
+            hint = self.t("sy.setup_key.detectives.item", n=i + 1)
+            fields.add_widget(NameInput(self.names[i], named, hint=hint, tid=f"setup.sy.name.{i + 1}"))
+        return self.row(self.t("ui.setup.names"), fields, self.t("ui.setup.names_note"))
+
+    def remembered(self, last: JSONObject) -> None:
+        detectives = [txt(n) for n in seq_of(last.get("detectives"))]
+        if 1 <= len(detectives) <= 5:
+            self.detectives = len(detectives)
+            self.names = [*detectives, *[""] * (5 - len(detectives))]
+        self.x_name = txt(last.get("mister_x"))
+
     def setup(self) -> JSONObject:
-        names: list[JSON] = ["" for _ in range(self.detectives)]
+        names: list[JSON] = [self.names[i].strip() for i in range(self.detectives)]
         setup: JSONObject = {"detectives": names, "tracker": self.tracker, "bobbies_keep_game_alive": self.bobbies}
         if self.mister_x != PLAYER:
             setup["mister_x_ai"] = self.mister_x  # the table plays him at this level
+        elif self.x_name.strip():
+            setup["mister_x"] = self.x_name.strip()
         return setup

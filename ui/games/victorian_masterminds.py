@@ -28,6 +28,7 @@ from ui.widgets import (
     Choice,
     Dialog,
     Lbl,
+    NameInput,
     Panel,
     Stepper,
     TapPanel,
@@ -119,6 +120,9 @@ class TableView(base.TableView):
         return txt(self.player(seat).get("colour"), "")
 
     def seat_label(self, seat: str) -> str:
+        name = txt(self.player(seat).get("name"), "")
+        if name:  # the name entered at setup (as on the phones), else the colour
+            return name
         colour = self.colour_of(seat)
         if colour in seq_of(self.facts.get("colours")):  # the box's colours (the game's facts)
             return self.t(f"ui.vm.colour.{colour}")
@@ -163,6 +167,19 @@ class TableView(base.TableView):
             self.recycling = None
         top = hbox(self.level_panel(), self.firepower_panel(), self.action_panel(), size_hint_y=None, height=dp(150))
         self.add_widget(top)
+        why = self.level_why()
+        if why:  # every change of the level says why (a capture, the table's correction)
+            self.add_widget(
+                Lbl(
+                    why,
+                    size=theme.FONT_SMALL,
+                    colour=theme.ACCENT,
+                    size_hint_y=None,
+                    height=dp(20),
+                    fit=dp(11),
+                    tid="vm.level_why",
+                )
+            )
         self.add_widget(self.cities_row())
         stack = self.stack_to_show()
         self.add_widget(self.stack_panel(stack) if stack else self.tally())
@@ -303,6 +320,22 @@ class TableView(base.TableView):
                 )
             )
         return box
+
+    def level_why(self) -> str:
+        """The level's last change in words: from, to, and why (who captured what where, or the table)."""
+        change = obj(self.view.get("level_change"))
+        why = txt(change.get("why"))
+        if not why:
+            return ""
+        seat, city, building = txt(change.get("seat")), txt(change.get("city")), txt(change.get("building"))
+        reason = self.t(
+            f"vm.level_why.{why}",
+            seat=self.seat_label(seat) if seat else "",
+            city=self.name("city", city) if city else "",
+            building=self.name("building", building) if building else "",
+        )
+        words: dict[str, JSON] = {"from": num(change.get("from")), "to": num(change.get("to")), "why": reason}
+        return self.t("vm.level_change", **words)
 
     def firepower_panel(self) -> Widget:
         box = Panel(
@@ -606,8 +639,15 @@ class TableView(base.TableView):
             }
             self.recycling = None
         else:
+            # a seat whose phone keeps its pile: its top agent, and its phone is told which
             intent = {"kind": "vm.place", "seat": active, "city": city, "agent": None, "recycle": False}
+            self.with_phone(active, lambda books: self.send({**intent, "books": books}))
+            return
         self.send(intent)
+
+    def with_phone(self, seat: str, then: Callable[[bool], object]) -> None:
+        """``then(whether a phone holds the seat's link)``: that phone keeps the seat's pile."""
+        self.app.run(self.ctl.phone_holds(seat), then)
 
     def reward_dialog(self) -> None:
         """The mission is met but its reward was never entered: the chaos points printed on its card."""
@@ -786,6 +826,49 @@ class TableView(base.TableView):
         box.add_widget(Widget())
         return box
 
+    def reidentify_dialog(self, action: JSONObject, index: int | None = None) -> None:
+        """Name an agent of the stack being turned over again, as its face-up disc shows it: first
+        which one, then what it is."""
+        agents = [obj(a) for a in seq_of(action.get("agents"))]
+        box = fit_height(vbox(spacing=dp(6)))
+        chosen = next((a for a in agents if num(a.get("index")) == index), None)
+        if chosen is None:
+            dialog = Dialog(self.t("ui.vm.reidentify_which"), box)
+            grid = autogrid(3, dp(4))
+            for a in agents:
+                seat, i = txt(a.get("seat")), num(a.get("index"))
+                label = f"{i + 1}. {self.seat_label(seat)}: {self.name('agent', txt(a.get('agent')))}"
+
+                def pick(i: int = i) -> None:
+                    dialog.dismiss()
+                    self.reidentify_dialog(action, i)
+
+                grid.add_widget(Btn(label, pick, tid=f"vm.reidentify.{i}", size=theme.FONT_SMALL))
+            box.add_widget(grid)
+        else:
+            was = txt(chosen.get("agent"))
+            dialog = Dialog(
+                self.t(
+                    "ui.vm.reidentify_as",
+                    n=num(chosen.get("index")) + 1,
+                    player=self.seat_label(txt(chosen.get("seat"))),
+                ),
+                box,
+            )
+            grid = autogrid(3, dp(4))
+            for name in strs(action.get("names")):
+                if name == was:
+                    continue
+
+                def named(name: str = name) -> None:
+                    dialog.dismiss()
+                    self.send({"kind": "vm.reidentify", "index": num(chosen.get("index")), "agent": name})
+
+                grid.add_widget(Btn(self.name("agent", name), named, tid=f"vm.reidentify.as.{name}"))
+            box.add_widget(grid)
+        dialog.add_button(Btn(self.t("ui.cancel"), dialog.dismiss, tid="confirm.no"))
+        dialog.open()
+
     def under_dialog(self, action: JSONObject) -> None:
         """The steam mole: the owner's next agent goes under an agent lying alone in a city."""
         seat = txt(action.get("seat"))
@@ -797,7 +880,8 @@ class TableView(base.TableView):
 
             def chosen(city: str = city) -> None:
                 dialog.dismiss()
-                self.send({"kind": "vm.place_under", "seat": seat, "city": city, "agent": None})
+                intent: JSONObject = {"kind": "vm.place_under", "seat": seat, "city": city, "agent": None}
+                self.with_phone(seat, lambda books: self.send({**intent, "books": books}))
 
             box.add_widget(Btn(self.name("city", city), chosen, tid=f"vm.under.{city}"))
         dialog.add_button(Btn(self.t("ui.cancel"), dialog.dismiss, tid="confirm.no"))
@@ -817,6 +901,9 @@ class TableView(base.TableView):
             detail = self.name("building", detail)
         elif what == "vm.log.recycled":
             detail = self.name("agent", detail)
+        elif what == "vm.log.reidentified" and ":" in detail:  # named again: what the books had, what it is
+            was, now = detail.split(":", 1)
+            detail = f"{self.name('agent', was)} → {self.name('agent', now)}"
         elif what == "vm.log.order":
             detail = self.t(f"ui.vm.order.{detail}")
         elif what == "vm.log.ended":
@@ -840,6 +927,9 @@ class TableView(base.TableView):
             out.append((self.t("ui.vm.adjust"), self.adjust_dialog, "vm.options.adjust"))
         if "vm.set_mission" in acts:
             out.append((self.t("ui.vm.set_mission"), self.mission_dialog, "vm.options.mission"))
+        if "vm.reidentify" in acts:  # the stack lies face up: the table names one of its agents again
+            action = acts["vm.reidentify"]
+            out.append((self.t("ui.vm.reidentify"), lambda: self.reidentify_dialog(action), "vm.options.reidentify"))
         out.append((self.t("ui.vm.show_log"), self.log_dialog, "vm.options.log"))
         return out
 
@@ -1030,6 +1120,7 @@ class SetupForm(base.SetupForm):
         self.count = 3
         self.colours = strs(self.facts.get("colours"))
         self.machines = [1, 2, 3, 4]
+        self.names = ["", "", "", ""]  # the players' names (optional)
         self.first = 0
         self.gunner = str(ctl.pref(PREF_GUNNER, ">="))
         self.city_loot = bool(ctl.pref(PREF_CITY_LOOT, False))
@@ -1069,6 +1160,9 @@ class SetupForm(base.SetupForm):
             def machine(value: int, i: int = i) -> None:
                 self.machines[i] = value
 
+            def named(value: str, i: int = i) -> None:
+                self.names[i] = value
+
             self.add_widget(
                 Panel(
                     hbox(
@@ -1084,9 +1178,10 @@ class SetupForm(base.SetupForm):
                         colour,
                         tid=f"setup.vm.colour.{i + 1}",
                     ),
+                    NameInput(self.names[i], named, hint=self.t("ui.setup.name_hint"), tid=f"setup.vm.name.{i + 1}"),
                     orientation="vertical",
                     size_hint_y=None,
-                    height=2 * theme.TOUCH + theme.GAP + 2 * theme.PAD,
+                    height=3 * theme.TOUCH + 2 * theme.GAP + 2 * theme.PAD,
                 )
             )
         self.add_widget(
@@ -1163,10 +1258,28 @@ class SetupForm(base.SetupForm):
             return self.t("ui.vm.setup.same_machine")
         return ""
 
+    def remembered(self, last: JSONObject) -> None:
+        players = [obj(p) for p in seq_of(last.get("players"))]
+        known = strs(self.facts.get("colours"))
+        if not 2 <= len(players) <= 4:
+            return
+        self.count = len(players)
+        for i, p in enumerate(players):
+            colour, machine = txt(p.get("colour")), num(p.get("machine"))
+            if colour in known:
+                self.colours[i] = colour
+            if 1 <= machine <= 6:
+                self.machines[i] = machine
+            self.names[i] = txt(p.get("name"))
+        self.level, self.level_touched = None, False
+
     def setup(self) -> JSONObject:
-        players: list[JSON] = [
-            {"seat": f"p{i + 1}", "colour": self.colours[i], "machine": self.machines[i]} for i in range(self.count)
-        ]
+        players: list[JSON] = []
+        for i in range(self.count):
+            player: JSONObject = {"seat": f"p{i + 1}", "colour": self.colours[i], "machine": self.machines[i]}
+            if self.names[i].strip():
+                player["name"] = self.names[i].strip()
+            players.append(player)
         return {
             "players": players,
             "secret_service_start": self.level if self.level is not None else 0,

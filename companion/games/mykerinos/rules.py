@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from typing import Literal
+from typing import ClassVar, Literal
 
 from companion.core import (
     JSON,
@@ -56,6 +56,7 @@ from companion.games.mykerinos.museum import PATRONS, exhibition, layouts, room_
 from companion.games.mykerinos.state import (
     BLANK_POINTS,
     COLOURS,
+    NAME_LENGTH,
     PARCEL_POINTS,
     PATRON_POINTS,
     SEASONS,
@@ -76,8 +77,9 @@ MAX_AUTO = 200
 
 # --- setup ---------------------------------------------------------------------------------------
 def setup(config: JSONObject) -> MykState:
-    """``{"seats": ["blue", "red", ...], "layout": "line4"|"ring5", "neutral": colour}`` (see the docs)."""
-    known = {"seats", "layout", "neutral"}
+    """``{"seats": ["blue", "red", ...], "layout": "line4"|"ring5", "neutral": colour,
+    "names": {"blue": "Ann", ...}}`` (see the docs; a player's name is optional)."""
+    known = {"seats", "layout", "neutral", "names", "last_zone"}
     extra = sorted(set(config) - known)
     if extra:
         raise SetupError("myk.setup.unknown_option", f"unknown option {extra[0]!r}", option=extra[0][:40])
@@ -99,7 +101,20 @@ def setup(config: JSONObject) -> MykState:
         neutral = chosen
     elif "neutral" in config:
         raise SetupError("myk.setup.neutral_2p", "only a two-player game has a neutral player")
-    return initial(names, neutral, layout)
+    people = config.get("names", {})
+    if not isinstance(people, dict) or not set(people) <= set(names):
+        raise SetupError("myk.setup.names", "names: a name for some of the colours that play")
+    for person in people.values():
+        if not isinstance(person, str) or len(person) > NAME_LENGTH:
+            raise SetupError("myk.setup.names", "names: a name for some of the colours that play")
+    last_zone = config.get("last_zone", "count")
+    if last_zone not in ("confirm", "count"):
+        raise SetupError("myk.setup.last_zone", "last_zone: confirm or count")
+    state = initial(names, neutral, layout)
+    if last_zone == "confirm":
+        state = replace(state, confirm_last=True)
+    spoken = tuple(" ".join(str(people.get(seat, "")).split()) for seat in names)
+    return replace(state, names=spoken) if any(spoken) else state
 
 
 # --- apply ---------------------------------------------------------------------------------------
@@ -186,6 +201,7 @@ def apply(state: MykState, event: Event) -> MykState:
             turn=Turn(event.start_player),
             pass_track=((state.neutral, 2),) if state.neutral else (),
             zone=None,
+            counted=(),
         )
     if isinstance(event, Excavated):
         i, c = state.si(event.seat), state.ci(event.seat)
@@ -227,7 +243,7 @@ def apply(state: MykState, event: Event) -> MykState:
             counts=tuple(counts.get(c, 0) for c in state.colours),
             ranking=event.ranking,
         )
-        return replace(state, zone=zone)
+        return replace(state, zone=zone, counted=(*state.counted, zone.counts))
     if isinstance(event, ParcelTaken):
         i = state.si(event.seat)
         if event.patron is None:
@@ -329,9 +345,12 @@ def auto_event(state: MykState) -> Event | None:
             leftover = tuple((c, n) for c, n in zip(state.colours, state.board, strict=True) if n)
             return SeasonEnded(state.season, flow.last_on_track(state), leftover)
         pending = flow.zone_pending(state)
-        if pending.kind == "counts" and (not any(state.board) or zone.index + 1 == zones_in(state.season)):
+        last = zone.index + 1 == zones_in(state.season)
+        if pending.kind == "counts" and (not any(state.board) or (last and not state.confirm_last)):
             # Every archaeologist still on the board stands in some zone: once the board is empty the
-            # rest are empty, and the last zone holds all that is left.
+            # rest are empty, and the last zone holds all that is left. A table set up to confirm
+            # it ("last_zone": "confirm", every new game) is shown that count and enters what it
+            # sees: a zone counted too low before would otherwise slip its archaeologists in here.
             ordered = tuple((c, n) for c, n in zip(state.colours, state.board, strict=True) if n)
             return ZoneCounted(zone.index, ordered, flow.rank(state, state.board))
         if pending.kind == "neutral_auto":
@@ -607,6 +626,9 @@ def settle(state: MykState, first: Event) -> tuple[Event, ...]:
 
 class MykerinosRules(Rules[MykState]):
     name = "mykerinos"
+    # every new game's table confirms the last zone's counts; games set up before keep the companion
+    # counting it, so their logs re-check as they were played
+    new_game_config: ClassVar[JSONObject] = {"last_zone": "confirm"}
     events: KindCodec[Event] = EVENTS
     intents: KindCodec[Intent] = it.INTENTS
     facts = FACTS

@@ -14,6 +14,7 @@ from companion.games.mykerinos.museum import PATRONS, Layout, layouts
 
 COLOURS: tuple[str, ...] = ("blue", "red", "green", "white")
 PER_COLOUR = 25
+NAME_LENGTH = 40  # a player's name, at most
 SEASONS = 4
 PARCEL_POINTS: tuple[int, ...] = (0, 2, 3, 5)
 PATRON_POINTS: tuple[int, ...] = (0, 2, 3)  # a parcel with a patron on its back
@@ -96,6 +97,9 @@ class MykState:
     zone: Zone | None = None
     exhibition: tuple[int, ...] = ()  # per seat, after the end
     corrections: tuple[Note, ...] = ()
+    names: tuple[str, ...] = ()  # per seat, as entered at setup ("" for a seat without; () when none has one)
+    confirm_last: bool = False  # the table confirms the last zone's counts (set up with "last_zone": "confirm")
+    counted: tuple[tuple[int, ...], ...] = ()  # this season's zones as counted so far: per zone, per colour
 
     # --- derived ---------------------------------------------------------------------------
     @property

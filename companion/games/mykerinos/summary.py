@@ -30,9 +30,11 @@ class MykerinosSummary:
     highest_wins = True
     no_points = False
     setup_keys = (
-        SetupKey("seats", "texts", required=True, choices=COLOURS, example="blue,red,green"),
+        SetupKey("seats", "texts", required=True, choices=COLOURS, example="blue,red,green", remembered=True),
         SetupKey("layout", "choice", choices=("line4", "ring5"), example="line4"),
         SetupKey("neutral", "choice", choices=COLOURS, example="white"),
+        SetupKey("names", "json", example='{"blue": "Ann", "red": "Bo"}', remembered=True),
+        SetupKey("last_zone", "choice", choices=("confirm", "count"), example="confirm"),
     )
 
     def status(self, view: JSONObject) -> Line:
@@ -138,13 +140,14 @@ class MykerinosSummary:
         over = view.get("phase") == "over"
         standing = {s: (num(obj(r).get("score")), num(obj(r).get("supply"))) for s, r in players.items()}
         start = view.get("start_player")
+        names = obj(view.get("names"))
         out = []
         for seat in map(txt, items(view.get("seats"))):
             better = sum(1 for other in standing.values() if other > standing.get(seat, (0, 0)))
             out.append(
                 Player(
                     seat=seat,
-                    name="",  # the setup names colours, not people
+                    name=txt(names.get(seat)),  # as entered at setup ("" when only the colour was chosen)
                     label=Line(code("colour", seat)),
                     start=(seat == start) if start else None,
                     rank=better + 1 if over else None,  # score, then archaeologists left (the rulebook's tie-break)

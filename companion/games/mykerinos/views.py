@@ -37,7 +37,7 @@ def _survey(state: MykState) -> JSON:
         return None
     pending = flow.zone_pending(state)
     row, side = zone_place(zone.index + 1)
-    return {
+    out: JSONObject = {
         "zone": zone.index + 1,
         "of": zones_in(state.season),
         "row": row,
@@ -47,6 +47,27 @@ def _survey(state: MykState) -> JSON:
         "parcels": zone.parcels,
         "waiting": {"for": pending.kind, "seat": pending.seat, "rank": pending.rank + 1},
     }
+    if zone.index + 1 == zones_in(state.season):
+        # The last zone holds what is left on the board by the books: the table sees that count to
+        # confirm it, and the earlier zones as counted, which a different count points back to.
+        left = {c: n for c, n in zip(state.colours, state.board, strict=True) if n}
+        missed: JSONObject = {  # counted fewer than the books had: that many stood in earlier zones, counted too low
+            c: n - seen for c, n in left.items() if zone.counted and n > (seen := zone.counts[state.ci(c)])
+        }
+        out["last"] = {
+            "expected": dict[str, JSON](left),
+            "earlier": [
+                {
+                    "zone": k + 1,
+                    "row": zone_place(k + 1)[0],
+                    "side": zone_place(k + 1)[1],
+                    "counts": {c: n for c, n in zip(state.colours, counts, strict=True) if n},
+                }
+                for k, counts in enumerate(state.counted[: zone.index])
+            ],
+            "missed": missed,
+        }
+    return out
 
 
 def _result(state: MykState) -> JSON:
@@ -85,6 +106,7 @@ def public(state: MykState) -> JSONObject:
         "zones": zones_in(state.season) if state.season else 0,
         "layout": state.layout,
         "seats": list(state.seats),
+        "names": {seat: name for seat, name in zip(state.seats, state.names, strict=False) if name},
         "neutral": state.neutral,
         "start_player": state.start_player,
         "wings": list(state.patrons),
@@ -155,7 +177,10 @@ def _survey_options(state: MykState, actor: Audience) -> list[JSON]:
         if not actor.is_table:
             return []
         cap: JSONObject = {c: n for c, n in zip(state.colours, state.board, strict=True) if n}
-        return [{"kind": "myk.zone_counts", "zone": zone.index + 1, "max": cap}]
+        entry: JSONObject = {"kind": "myk.zone_counts", "zone": zone.index + 1, "max": cap}
+        if zone.index + 1 == zones_in(state.season):  # the last zone: what the books leave there, to confirm
+            entry["expected"] = cap
+        return [entry]
     seat = pending.seat
     if seat is None:
         return []

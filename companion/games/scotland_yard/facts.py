@@ -15,6 +15,7 @@ FACTS: JSONObject = {
     "log_fields": LOG_FIELDS,  # the fields of Mister X's travel log
     "mister_x": MRX,  # Mister X's seat
     "ai_levels": list(LEVELS),  # the levels of Mister X played by the table (setup option mister_x_ai)
+    "end_intent": "sy.end_game",  # the table ends the game now (the touchscreen's and the host page's button)
 }
 
 # The table's preferences for this game: each pre-fills a setup option of a new game.

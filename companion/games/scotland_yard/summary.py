@@ -49,8 +49,8 @@ class ScotlandYardSummary:
     no_points = True  # Mister X or the detectives win; nobody scores
     setup_keys = (
         SetupKey("mister_x_ai", "choice", choices=LEVELS, example="hard"),  # before his name: the host page hides it
-        SetupKey("mister_x", "text", example="Xavier"),
-        SetupKey("detectives", "texts", required=True, example="Dora,Emil"),
+        SetupKey("mister_x", "text", example="Xavier", remembered=True),
+        SetupKey("detectives", "texts", required=True, example="Dora,Emil", remembered=True),
         SetupKey("tracker", "flag", example="true"),
         SetupKey("bobbies_keep_game_alive", "flag", example="false"),
         SetupKey("board", "json", example='{"remove": [[58, 75, "taxi"]]}'),
@@ -185,6 +185,7 @@ class ScotlandYardSummary:
     def players(self, view: JSONObject) -> tuple[Player, ...]:
         end = obj(view.get("end"))
         winner = txt(end.get("winner"))  # "mrx", "detectives" or "" (nobody: stopped by the table)
+        ai = txt(obj(view.get("mrx")).get("ai"))  # the level when the table plays Mister X
         out = []
         for seat in map(obj, items(view.get("seats"))):
             sid = txt(seat.get("seat"))
@@ -192,14 +193,20 @@ class ScotlandYardSummary:
             rank = None
             if winner in (MRX, "detectives"):
                 rank = 1 if (winner == MRX) == is_x else 2
+            bot = is_x and bool(ai)
+            if bot:  # the table played him: no person, so no name (whatever the setup said)
+                label = Line("sy.sum.table_x", {"level": t(f"sy.ai.{ai}")})
+            else:
+                label = Line("sy.sum.mrx") if is_x else Line("sy.sum.detective", {"n": sid[1:]})
             out.append(
                 Player(
                     seat=sid,
-                    name=txt(seat.get("name")),
-                    label=Line("sy.sum.mrx") if is_x else Line("sy.sum.detective", {"n": sid[1:]}),
+                    name="" if bot else txt(seat.get("name")),
+                    label=label,
                     role=Line("sy.sum.role.mrx" if is_x else "sy.sum.role.detective"),
                     start=is_x,  # Mister X moves first
                     rank=rank,
+                    bot=bot,
                 )
             )
         return tuple(out)

@@ -108,7 +108,7 @@ def public(state: SYState) -> JSONObject:
             "station": state.end.station,
         }
     tracker: JSONObject = {"on": state.tracker_on}
-    if state.tracker_on:
+    if state.tracker_on and not over:  # once over, his route says where he was: no guesses left to show
         tracker["candidates"] = _ints(sorted(state.candidates))
     return {
         "phase": state.phase,
@@ -129,9 +129,27 @@ def public(state: SYState) -> JSONObject:
         },
         "supply": _tickets(state.supply),
         "log": log,
+        "last_reveal": last_reveal(state),
         "tracker": tracker,
         "options": {"tracker": state.tracker_on, "bobbies_keep_game_alive": state.bobbies_keep_game_alive},
         "end": end,
+    }
+
+
+def last_reveal(state: SYState) -> JSON:
+    """Where Mister X was last shown (public: a reveal field), kept until his next reveal: its field,
+    round and station; ``now`` while the detectives of that round move (however he came to show
+    himself: a single move, or the first or second step of a double move); ``here`` while he still
+    stands there (a single move onto the reveal field, until his next move)."""
+    field = next((f for f in reversed(state.route) if f.field in REVEALS), None)
+    if field is None:
+        return None
+    return {
+        "field": field.field,
+        "round": field.round,
+        "station": field.station,
+        "now": state.phase == "detectives" and field.round == state.round,
+        "here": state.shown == field.station and state.phase != "over",
     }
 
 

@@ -11,6 +11,7 @@ from companion.core.events import Event
 from companion.core.frozen import replace
 from companion.games.victorian_masterminds.events import (
     AgentPlaced,
+    AgentReidentified,
     AgentResolved,
     AgentRevealed,
     BuildingCaptured,
@@ -47,6 +48,7 @@ from companion.games.victorian_masterminds.model import (
     Agent,
     City,
     Gain,
+    LevelChange,
     LogLine,
     Mission,
     Placement,
@@ -229,6 +231,12 @@ def possible_entries(state: VMState, seat: str) -> tuple[Agent, ...]:
     return tuple(a for a in AGENTS if a not in up)
 
 
+def held_face_down(state: VMState, seat: str, agent: Agent) -> bool:
+    """Whether the seat's books have ``agent`` named in a face-down stack (not the one being turned
+    over: that one is face up)."""
+    return _named_face_down(state, seat, agent) is not None
+
+
 def _named_face_down(state: VMState, seat: str, agent: Agent) -> Loc | None:
     for loc, pl in locations(state, seat):
         if loc[0] != RESOLVING and pl.agent == agent and not pl.recycled:
@@ -409,7 +417,9 @@ def _apply(s: VMState, ev: Event) -> VMState:
         p = s.player(ev.seat)
         s = s.with_player(replace(p, buildings=(*p.buildings, (ev.city, ev.building))))
         s = s.with_city(ev.city, standing=tuple(b for b in s.standing_in(ev.city) if b != ev.building))
-        s = replace(apply_gains(s, ev.seat, ev.gains), level=min(LEVEL_MAX, s.level + 1))
+        level = min(LEVEL_MAX, s.level + 1)
+        why = LevelChange(s.level, level, ev.via, ev.seat, ev.city, ev.building)
+        s = replace(apply_gains(s, ev.seat, ev.gains), level=level, level_change=why)
         if ev.via == "gunner" and s.resolution is not None:
             r = s.resolution
             s = replace(s, resolution=r.with_step(r.index, building=ev.building, gains=ev.gains))
@@ -423,11 +433,16 @@ def _apply(s: VMState, ev: Event) -> VMState:
     if isinstance(ev, StackFlipped):
         res = Resolution(city=ev.city, reason=ev.reason, agents=s.stack(ev.city))
         s = replace(s.with_city(ev.city, stacks=()), resolution=res)
+        for p in s.players:  # what the table placed there for a seat lies face up now: nothing to tell
+            if p.told is not None and p.told[0] == ev.city:
+                s = s.with_player(replace(p, told=None))
         if ev.reason == "forced":
             s = replace(s, turn_phase="after")
         return log(s, "vm.log.flipped", city=ev.city, detail=ev.reason)
     if isinstance(ev, AgentRevealed):
         return _apply_revealed(s, ev)
+    if isinstance(ev, AgentReidentified):
+        return _apply_reidentified(s, ev)
     if isinstance(ev, LootTaken):
         s = apply_gains(s, ev.seat, ev.gains)
         r = _resolution(s)
@@ -493,6 +508,8 @@ def _apply_placed(s: VMState, ev: AgentPlaced) -> VMState:
     else:
         s = take_from_pile(s, ev.seat, ev.agent)
     placement = Placement(ev.seat, ev.agent, ev.gen, ev.recycled)
+    told = (ev.city, ev.agent) if ev.by_table and ev.agent is not None else None
+    s = s.with_player(replace(s.player(ev.seat), told=told))  # the seat's phone: what the table placed for it
     if ev.under:  # an Engineer's power, during a resolution: not the turn's placement
         s = s.with_city(ev.city, stacks=(placement, *s.stack(ev.city)))
         s = replace(s, resolution=replace(_resolution(s), placed_under=True))
@@ -507,9 +524,28 @@ def _apply_revealed(s: VMState, ev: AgentRevealed) -> VMState:
     return name_placement(s, (RESOLVING, ev.index), ev.agent)
 
 
+def _apply_reidentified(s: VMState, ev: AgentReidentified) -> VMState:
+    """The face-up disc is ``ev.agent``, not ``ev.was``: the books give ``was`` back to where the
+    placement came from (its pile, or an older pile's unnamed agents) and name it anew, giving
+    way where they disagree, as for a reveal. The current agent starts its steps again."""
+    loc = (RESOLVING, ev.index)
+    r = _resolution(s)
+    placement = r.agents[ev.index]
+    p = s.player(placement.seat)
+    if placement.gen == p.pile_gen:  # of the current pile: an unnamed agent of it again
+        s = s.with_player(replace(p, pile=(*p.pile, ev.was), pile_unknown=p.pile_unknown + 1))
+    s = with_placement(s, loc, replace(placement, agent=None))
+    s = name_placement(s, loc, ev.agent)
+    r = _resolution(s)
+    if ev.index == r.index:
+        r = replace(r, stage="ability" if r.looted else "loot", first=None).with_step(ev.index, ability_first=False)
+        s = replace(s, resolution=r)
+    return log(s, "vm.log.reidentified", placement.seat, ev.city, f"{ev.was}:{ev.agent}")
+
+
 def _apply_corrected(s: VMState, ev: Corrected) -> VMState:
     if ev.counter == "level":
-        s = replace(s, level=s.level + ev.delta)
+        s = replace(s, level=s.level + ev.delta, level_change=LevelChange(s.level, s.level + ev.delta, "correction"))
     else:
         assert ev.seat is not None
         p = s.player(ev.seat)

@@ -14,8 +14,14 @@ in it allows the actor):
   Engineer's placement under a lone agent): the table or the agent's owner; the Henchman's
   mission and the end of a stack, the next stack of the final resolution and the game's end:
   the table;
-- corrections, mission entries and segment removals: the table; a recorded segment: the table or
-  its owner.
+- corrections, mission entries and segment removals: the table (an agent of a stack being turned
+  over named again included); a recorded segment: the table or its owner; a counter an Engineer's
+  owner adjusted with its power: the table or that owner.
+
+A seat may also take back an action that began with its own answer during a resolution (which agent
+it was, loot or ability first, the Gunner's building, the Engineer's power, the loot) together with
+the steps the game then took by itself, unless one of them may never be undone or ended the game
+(``VictorianMastermindsRules.may_undo``).
 """
 
 from __future__ import annotations
@@ -103,7 +109,8 @@ class PileShuffled(SeatEvent):
 @dataclass(frozen=True)
 class AgentPlaced(SeatEvent):
     """``agent`` is secret until its stack is flipped; ``None``: placed unidentified.
-    ``under``: an Engineer's machine power put it under the lone agent of ``city``."""
+    ``under``: an Engineer's machine power put it under the lone agent of ``city``. ``by_table``:
+    the table placed it for a seat whose phone keeps its pile (the phone is told which agent)."""
 
     kind: ClassVar[str] = "vm.agent_placed"
     undo: ClassVar[UndoRule] = UndoRule.TABLE_OR_OWNER
@@ -113,6 +120,7 @@ class AgentPlaced(SeatEvent):
     gen: int
     recycled: bool = False
     under: bool = False
+    by_table: bool = False
 
 
 @dataclass(frozen=True)
@@ -182,6 +190,20 @@ class AgentRevealed(Event):
 
     def owner(self) -> str | None:
         return self.seat or None
+
+
+@dataclass(frozen=True)
+class AgentReidentified(Event):
+    """The table names again an agent of the stack being turned over (it lies face up: everyone
+    sees the disc): it is ``agent``, not ``was``. A correction, taken back by the table."""
+
+    kind: ClassVar[str] = "vm.agent_reidentified"
+    undo: ClassVar[UndoRule] = UndoRule.TABLE
+    city: City
+    index: int
+    agent: Agent
+    was: Agent
+    seat: str
 
 
 @dataclass(frozen=True)
@@ -295,7 +317,8 @@ class GameEnded(Event):
 
 @dataclass(frozen=True)
 class Corrected(Event):
-    """A public counter adjusted by the table (or by an Engineer's owner)."""
+    """A public counter adjusted by the table, or by an Engineer's owner applying its power (``by``:
+    that seat, who may take it back too)."""
 
     kind: ClassVar[str] = "vm.corrected"
     undo: ClassVar[UndoRule] = UndoRule.TABLE
@@ -303,6 +326,13 @@ class Corrected(Event):
     delta: int
     seat: str | None = None
     value: int = 1  # codex tokens added are worth this much
+    by: str = ""
+
+    def owner(self) -> str | None:
+        return self.by or None
+
+    def undo_rule(self) -> UndoRule:
+        return UndoRule.TABLE_OR_OWNER if self.by else self.undo
 
 
 @dataclass(frozen=True)
@@ -345,6 +375,7 @@ EVENT_CLASSES: tuple[type[Event], ...] = (
     TurnEnded,
     StackFlipped,
     AgentRevealed,
+    AgentReidentified,
     OrderChosen,
     LootTaken,
     ChoiceRequired,
@@ -376,13 +407,20 @@ class Place(Intent):
 
     From the pile: ``agent`` may be left out by the seat's phone (the top agent is taken) and
     by the table (an unidentified agent, revealed at resolution); a tag scan names it.
-    ``recycle``: pay 1 scientist and place ``agent`` from the discard instead."""
+    ``recycle``: pay 1 scientist and place ``agent`` from the discard instead.
+
+    ``books``: the table places for a seat whose phone keeps its pile — as that phone would (its
+    top agent, or one the phone would accept), and the phone is told which. ``force``: the table
+    confirms a named agent its books hold face down elsewhere (otherwise refused: a misread tag
+    or a disc on the wrong reader would swap two agents unseen)."""
 
     kind: ClassVar[str] = "vm.place"
     seat: str
     city: City
     agent: Agent | None = None
     recycle: bool = False
+    books: bool = False
+    force: bool = False
 
 
 @dataclass(frozen=True)
@@ -395,6 +433,8 @@ class PlaceUnder(Intent):
     seat: str
     city: City
     agent: Agent | None = None
+    books: bool = False
+    force: bool = False
 
 
 @dataclass(frozen=True)
@@ -427,6 +467,16 @@ class EndTurn(Intent):
 @dataclass(frozen=True)
 class Reveal(Intent):
     kind: ClassVar[str] = "vm.reveal"
+    agent: Agent
+
+
+@dataclass(frozen=True)
+class Reidentify(Intent):
+    """The table names again agent ``index`` (from 0, first placed first) of the stack being turned
+    over, not resolved yet: the face-up disc shows ``agent``."""
+
+    kind: ClassVar[str] = "vm.reidentify"
+    index: int
     agent: Agent
 
 
@@ -514,6 +564,7 @@ INTENT_CLASSES: tuple[type[Intent], ...] = (
     Capture,
     EndTurn,
     Reveal,
+    Reidentify,
     ChooseOrder,
     TakeLoot,
     ChooseBuilding,

@@ -22,6 +22,7 @@ from companion.games.victorian_masterminds.engine import (
     gain_one,
     gains_for,
     gunner_strong,
+    held_face_down,
     lone_cities,
     order_matters,
     shuffled,
@@ -30,6 +31,7 @@ from companion.games.victorian_masterminds.events import (
     Adjust,
     AgentOutcome,
     AgentPlaced,
+    AgentReidentified,
     AgentResolved,
     AgentRevealed,
     AnswerHenchman,
@@ -54,6 +56,7 @@ from companion.games.victorian_masterminds.events import (
     Place,
     PlaceUnder,
     RecordSegment,
+    Reidentify,
     RemoveSegment,
     Reveal,
     ScientistsSpent,
@@ -205,21 +208,45 @@ def do_start(b: Builder, it: Start, actor: Audience, rng: random.Random) -> bool
     return True
 
 
-def from_pile(s: VMState, p: Player, agent: Agent | None, actor: Audience) -> Agent | None:
+def from_pile(
+    s: VMState, p: Player, agent: Agent | None, actor: Audience, books: bool = False, force: bool = False
+) -> Agent | None:
     """The agent a placement takes from ``p``'s pile (``None``: unidentified).
 
     The seat's phone goes by the seat's own books: without a name it takes the top; a name must
-    be in the pile, and the top one unless 5 codex tokens free the choice. The table names the
-    disc someone holds (a tag scan), and that is the truth: only an agent lying face up is
-    refused (everyone sees that); the hidden books give way to the rest."""
+    be in the pile, and the top one unless 5 codex tokens free the choice.
+
+    The table, for a seat whose phone keeps its pile (``books``), places as that phone would: the
+    top (a scanned name only where the phone would take it too); its phone is told which. While
+    the pile is not certain (agents placed unidentified before the phone came), the phone must
+    name it: refused, the same way whatever the pile holds.
+
+    Otherwise the table names the disc someone holds (a tag scan) or none. An agent lying face up
+    is refused (everyone sees that). One the books hold named face down in another stack is not
+    taken as a swap (a misread tag, or a disc on the wrong player's reader, would otherwise move two
+    agents unseen): it is placed unnamed, and the table is asked which agent it is when its stack
+    is turned over — face up, when the answer tells nobody anything. Refusing or asking now would
+    tell the table that the seat holds that agent face down (``test_vm_secrets``: every answer is
+    the same whatever the hidden books hold). ``force`` (logs from before this rule) swaps instead."""
     if p.pile_size == 0:
         raise IllegalMove("vm.pile_empty", "no agent left in the pile")
     if agent is not None:
         one_of(agent, AGENTS, "agent")
+    if actor.is_table and books:
+        if not p.pile_exact:
+            raise IllegalMove("vm.place_on_phone", "this seat's phone keeps its pile", seat=p.seat)
+        return agent if agent is not None and p.codex_power and agent in p.pile else p.pile[0]
     if actor.is_table:
         if agent is not None and agent in face_up(s, p.seat):
             raise IllegalMove("vm.agent_face_up", "that agent lies face up", agent=agent)
+        if agent is not None and not force and agent not in p.pile and held_face_down(s, p.seat, agent):
+            return None  # named when its stack is turned over (see above)
         return agent
+    return _phone_choice(p, agent)
+
+
+def _phone_choice(p: Player, agent: Agent | None) -> Agent:
+    """What the seat's phone may place: by its books (see :func:`from_pile`)."""
     if agent is None:
         if not p.pile_exact:
             raise IllegalMove("vm.name_the_agent", "say which agent you place")
@@ -247,8 +274,8 @@ def do_place(b: Builder, it: Place, actor: Audience, rng: random.Random) -> bool
             raise IllegalMove("vm.not_in_discard", "recycle an agent from your discard")
         b.emit(ScientistsSpent(p.seat, cost, "recycle"))
     else:
-        agent = from_pile(s, p, agent, actor)
-    b.emit(AgentPlaced(p.seat, city, agent, p.pile_gen, it.recycle))
+        agent = from_pile(s, p, agent, actor, it.books, it.force)
+    b.emit(AgentPlaced(p.seat, city, agent, p.pile_gen, it.recycle, by_table=actor.is_table and it.books))
     return True
 
 
@@ -265,7 +292,8 @@ def do_place_under(b: Builder, it: PlaceUnder, actor: Audience, rng: random.Rand
     if city not in lone_cities(s):
         raise IllegalMove("vm.not_a_lone_agent", "no agent lies alone in that city", city=city)
     p = s.player(seat)
-    b.emit(AgentPlaced(seat, city, from_pile(s, p, it.agent, actor), p.pile_gen, under=True))
+    agent = from_pile(s, p, it.agent, actor, it.books, it.force)
+    b.emit(AgentPlaced(seat, city, agent, p.pile_gen, under=True, by_table=actor.is_table and it.books))
     return True
 
 
@@ -336,6 +364,36 @@ def do_reveal(b: Builder, it: Reveal, actor: Audience, rng: random.Random) -> bo
     if agent in face_up(s, current.seat):
         raise IllegalMove("vm.agent_face_up", "that agent lies face up", agent=agent)
     b.emit(AgentRevealed(r.city, r.index, agent, current.seat))
+    return True
+
+
+def ability_acted(r: Resolution, index: int) -> bool:
+    """Whether agent ``index``'s ability has done something (a capture, a mission, the steam mole)."""
+    step = r.step_of(index)
+    return index == r.index and (r.stage == "take_loot" or bool(step.building) or bool(step.mission) or r.placed_under)
+
+
+def do_reidentify(b: Builder, it: Reidentify, actor: Audience, rng: random.Random) -> bool:
+    """The stack lies face up: the table names one of its agents again (one not resolved yet), as
+    the disc shows it. The books give way; the current agent starts its steps again."""
+    s = b.state
+    table_only(actor)
+    r = s.resolution
+    if r is None or not r.index <= it.index < len(r.agents):
+        raise IllegalMove("vm.reidentify_index", "no such agent waits in the stack being turned over")
+    placement = r.agents[it.index]
+    agent = one_of(it.agent, AGENTS, "agent")
+    if placement.agent is None:
+        raise IllegalMove("vm.reidentify_unknown", "that agent has no name yet: name it when its turn comes")
+    if placement.recycled:
+        raise IllegalMove("vm.reidentify_recycled", "that agent came face up from the discard")
+    if agent == placement.agent:
+        raise IllegalMove("vm.reidentify_same", "that agent already has that name", agent=agent)
+    if ability_acted(r, it.index):
+        raise IllegalMove("vm.reidentify_done", "its ability has already done something: undo that first")
+    if agent in face_up(s, placement.seat):
+        raise IllegalMove("vm.agent_face_up", "that agent lies face up", agent=agent)
+    b.emit(AgentReidentified(r.city, it.index, agent, placement.agent, placement.seat))
     return True
 
 
@@ -465,7 +523,8 @@ def do_adjust(b: Builder, it: Adjust, actor: Audience, rng: random.Random) -> bo
         new, top = getattr(p, counter) + it.delta, 10**6
     if not 0 <= new <= top:
         raise IllegalMove("vm.adjust_range", "out of range", counter=counter, value=new)
-    b.emit(Corrected(counter, it.delta, p.seat, value if counter == "codex" else 1))
+    by = "" if actor.is_table else p.seat  # an Engineer's owner applying its power: may take it back
+    b.emit(Corrected(counter, it.delta, p.seat, value if counter == "codex" else 1, by))
     return False
 
 
@@ -522,6 +581,7 @@ HANDLERS: dict[type[Intent], Handler] = {
     Capture: do_capture,
     EndTurn: do_end_turn,
     Reveal: do_reveal,
+    Reidentify: do_reidentify,
     ChooseOrder: do_choose_order,
     TakeLoot: do_take_loot,
     ChooseBuilding: do_choose_building,

@@ -95,6 +95,7 @@ class Player:
     machine: int
     machine_name: str = ""
     base_cells: int = 2
+    name: str = ""  # the player's name as entered at setup ("" when only the colour was chosen)
     firepower: int = 1
     scientists: int = 1
     codex: tuple[int, ...] = ()  # the value (1 or 2) of each codex token held
@@ -112,6 +113,9 @@ class Player:
     pile_unknown: int = 0
     pile_gen: int = 0  # counts shuffles; a placement remembers the pile it came from
     discard: tuple[Agent, ...] = ()
+    # The last agent the table placed for this seat whose phone keeps its pile (city, agent): its
+    # phone says so until the seat places again (secret: only the seat and debug see it).
+    told: tuple[City, Agent] | None = None
 
     @property
     def lab_cells(self) -> int:
@@ -139,6 +143,22 @@ class Placement:
     agent: Agent | None
     gen: int = 0
     recycled: bool = False
+
+
+LevelWhy = Literal["gunner", "capture", "correction"]
+
+
+@dataclass(frozen=True)
+class LevelChange:
+    """Why the Secret Service level last changed (public): a Gunner's capture in a stack, the
+    scientist action Capture, or the table's correction; by whom, and which building where."""
+
+    before: int
+    after: int
+    why: LevelWhy
+    seat: str = ""
+    city: str = ""
+    building: str = ""
 
 
 @dataclass(frozen=True)
@@ -233,6 +253,7 @@ class VMState:
     log_count: int = 0
     salt: int = 0  # drawn at the start; every pile shuffle derives from it (secret: debug only)
     last_stack: Resolution | None = None  # the stack resolved last, with what each agent did
+    level_change: LevelChange | None = None  # the last change of the level, and why
 
     @property
     def seats(self) -> tuple[str, ...]:

@@ -15,6 +15,7 @@ from companion.games.victorian_masterminds.events import (
     INTENT_CLASSES,
     Adjust,
     AgentPlaced,
+    AgentReidentified,
     AgentResolved,
     AgentRevealed,
     AnswerHenchman,
@@ -34,6 +35,7 @@ from companion.games.victorian_masterminds.events import (
     Place,
     PlaceUnder,
     RecordSegment,
+    Reidentify,
     RemoveSegment,
     Reveal,
     ScientistsSpent,
@@ -57,17 +59,32 @@ def recorded_intents(state: VMState, events: tuple[Event, ...]) -> list[tuple[In
     second = events[1] if len(events) > 1 else None
     if isinstance(first, Started):
         return [(Start(), TABLE)]
+    if isinstance(first, AgentPlaced) and first.by_table:  # for a seat whose phone keeps its pile
+        if first.under:
+            return [(PlaceUnder(first.seat, first.city, first.agent, books=True), TABLE)]
+        return [(Place(first.seat, first.city, first.agent, books=True), TABLE)]
     if isinstance(first, AgentPlaced) and first.under:  # an Engineer's steam mole
         named_under = (PlaceUnder(first.seat, first.city, first.agent), TABLE)
         if first.agent is None:
             return [named_under]
-        return [named_under, (PlaceUnder(first.seat, first.city), Audience.of_seat(first.seat))]
+        return [
+            named_under,
+            (PlaceUnder(first.seat, first.city), Audience.of_seat(first.seat)),
+            (PlaceUnder(first.seat, first.city, first.agent, force=True), TABLE),
+        ]
     if isinstance(first, AgentPlaced):
         named = (Place(first.seat, first.city, first.agent), TABLE)
         if first.agent is None:
             return [named]
-        # A phone places its top agent without naming it; the table (or a tag) names it.
-        return [named, (Place(first.seat, first.city), Audience.of_seat(first.seat))]
+        # A phone places its top agent without naming it; the table (or a tag) names it, and confirms
+        # one the books held face down elsewhere (as every table entry was taken before it asked).
+        return [
+            named,
+            (Place(first.seat, first.city), Audience.of_seat(first.seat)),
+            (Place(first.seat, first.city, first.agent, force=True), TABLE),
+        ]
+    if isinstance(first, AgentReidentified):
+        return [(Reidentify(first.index, first.agent), TABLE)]
     if isinstance(first, OrderChosen):
         return [(ChooseOrder(first.first), TABLE)]
     if isinstance(first, LootTaken):
@@ -102,7 +119,8 @@ def recorded_intents(state: VMState, events: tuple[Event, ...]) -> list[tuple[In
         return [] if answer is None else [(answer, TABLE)]
     if isinstance(first, Corrected):
         value = first.value if first.counter == "codex" else None
-        return [(Adjust(first.counter, first.delta, first.seat, value), TABLE)]
+        by = Audience.of_seat(first.by) if first.by else TABLE  # an Engineer's owner, or the table
+        return [(Adjust(first.counter, first.delta, first.seat, value), by)]
     if isinstance(first, SegmentRecorded):
         segment = RecordSegment(first.seat, first.chaos, first.unlock, first.bolts, first.copper, first.label)
         return [(segment, TABLE)]

@@ -3,16 +3,29 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 from companion.core.audience import Audience
 from companion.core.codec import KindCodec
-from companion.core.events import Event, Intent
+from companion.core.events import Event, Intent, UndoRule
 from companion.core.jsonvalue import JSON, JSONObject
 from companion.core.rules import Outcome, Rules
 from companion.core.summary import Line, Summary
 from companion.games.victorian_masterminds import flow, recorded, views
 from companion.games.victorian_masterminds.engine import SALT_MAX, apply_event, final_scores
-from companion.games.victorian_masterminds.events import EVENT_CLASSES, INTENT_CLASSES, SaltDrawn
+from companion.games.victorian_masterminds.events import (
+    EVENT_CLASSES,
+    INTENT_CLASSES,
+    AgentPlaced,
+    AgentResolved,
+    AgentRevealed,
+    BuildingCaptured,
+    GameEnded,
+    LootTaken,
+    MissionTaken,
+    OrderChosen,
+    SaltDrawn,
+)
 from companion.games.victorian_masterminds.facts import FACTS, PREFERENCES
 from companion.games.victorian_masterminds.hardware import HARDWARE
 from companion.games.victorian_masterminds.model import VMState
@@ -59,6 +72,20 @@ class VictorianMastermindsRules(Rules[VMState]):
         scores, winners = final_scores(state)
         return Outcome("vm.final_score", winners, scores)
 
+    def may_undo(self, events: Sequence[Event], actor: Audience) -> bool:
+        """Beside each event's own rule: a seat takes back its own answer during a resolution (which
+        agent it was, loot or ability first, the Gunner's building, the Engineer's power and its
+        placement, the loot) with the steps the game then took by itself — other agents' loot and
+        abilities that asked nobody, the end of the stack, a reshuffle that comes out the same again
+        — unless one of them may never be undone or the game ended. Nobody else decided anything in
+        that action; their questions come in the next one."""
+        if super().may_undo(events, actor):
+            return True
+        owner = answer_owner(events[0]) if events else None
+        if owner is None or not actor.is_seat(owner):
+            return False
+        return all(e.undo_rule() is not UndoRule.NEVER and not isinstance(e, (GameEnded, MissionTaken)) for e in events)
+
     def recorded_intents(self, state: VMState, events: tuple[Event, ...]) -> list[tuple[Intent, Audience]]:
         return recorded.recorded_intents(state, events)
 
@@ -72,6 +99,19 @@ class VictorianMastermindsRules(Rules[VMState]):
         if not state.started or state.ended or not state.salt:
             return ()
         return (SaltDrawn(rng.randint(1, SALT_MAX)),)
+
+
+def answer_owner(event: Event) -> str | None:
+    """The seat whose answer during a resolution starts an action with ``event``, if it is one."""
+    if isinstance(event, (AgentRevealed, OrderChosen, LootTaken)):
+        return event.seat or None
+    if isinstance(event, BuildingCaptured) and event.via == "gunner":
+        return event.seat
+    if isinstance(event, AgentResolved) and event.outcome in ("declined", "engineer"):
+        return event.seat
+    if isinstance(event, AgentPlaced) and event.under:
+        return event.seat
+    return None
 
 
 RULES = VictorianMastermindsRules()

@@ -1,7 +1,7 @@
 """The setup config (JSON) → the state before the first event.
 
 ```json
-{"players": [{"seat": "p1", "colour": "red", "machine": 1, "machine_name": "Beluga"}, ...],
+{"players": [{"seat": "p1", "colour": "red", "machine": 1, "machine_name": "Beluga", "name": "Ann"}, ...],
  "secret_service_start": 4,
  "gunner_rule": ">=", "capture_city_loot": false, "first_player": "p1",
  "missions": {"london": {"reward": 2, "label": "1 building"}}}
@@ -33,7 +33,7 @@ from companion.games.victorian_masterminds.model import (
 )
 
 OPTIONS = ("players", "secret_service_start", "gunner_rule", "capture_city_loot", "first_player", "missions")
-PLAYER_OPTIONS = ("seat", "colour", "machine", "machine_name", "lab_cells")
+PLAYER_OPTIONS = ("seat", "colour", "machine", "machine_name", "lab_cells", "name")
 DEFAULT_COLOURS = ("red", "blue", "green", "yellow")
 SEAT_ID = re.compile(r"[a-z0-9][a-z0-9_-]{0,19}")
 RESERVED_SEATS = ("table", "debug")
@@ -69,7 +69,12 @@ def _player(i: int, raw: JSON) -> Player:
     cells = _int(raw.get("lab_cells", 2))
     if cells is None or not 1 <= cells <= LAB_CELLS_MAX:
         raise SetupError("vm.setup.lab_cells", "unlocked lab cells at the start: 1-4 (most sheets: 2)", seat=seat)
-    return Player(seat=seat, colour=colour, machine=machine, machine_name=name, base_cells=cells)
+    person = raw.get("name", "")
+    if not isinstance(person, str) or len(person) > LABEL_MAX:
+        raise SetupError("vm.setup.name", "a player's name is a short text", seat=seat)
+    return Player(
+        seat=seat, colour=colour, machine=machine, machine_name=name, base_cells=cells, name=" ".join(person.split())
+    )
 
 
 def _missions(raw: JSON) -> tuple[Mission, ...]:

@@ -41,7 +41,13 @@ class VictorianMastermindsSummary:
     highest_wins = True
     no_points = False
     setup_keys = (
-        SetupKey("players", "json", required=True, example='[{"colour": "red", "machine": 1}, {"machine": 4}]'),
+        SetupKey(
+            "players",
+            "json",
+            required=True,
+            example='[{"colour": "red", "machine": 1, "name": "Ann"}, {"machine": 4}]',
+            remembered=True,
+        ),
         SetupKey("secret_service_start", "int", required=True, example="4"),
         SetupKey("gunner_rule", "choice", choices=(">=", ">"), example=">="),
         SetupKey("capture_city_loot", "flag", example="false"),
@@ -149,8 +155,10 @@ class VictorianMastermindsSummary:
             params["city"] = _city(intent.get("city"))
         if kind == "vm.capture":
             params["building"] = t(f"vm.building.{txt(intent.get('building'))}")
-        if kind == "vm.reveal":
+        if kind in ("vm.reveal", "vm.reidentify"):
             params["agent"] = t(f"vm.agent.{txt(intent.get('agent'))}")
+        if kind == "vm.reidentify":
+            params["n"] = num(intent.get("index")) + 1
         if kind == "vm.choose_building":
             building = intent.get("building")
             params["building"] = t(f"vm.building.{txt(building)}") if building else t("vm.sum.none")
@@ -177,7 +185,7 @@ class VictorianMastermindsSummary:
             out.append(
                 Player(
                     seat=seat,
-                    name="",  # the setup names colours and machines, not people
+                    name=txt(p.get("name")),  # as entered at setup ("" when only the colour was chosen)
                     label=Line("vm.sum.as_typed", {"text": _colour(txt(p.get("colour")))}),
                     start=(seat == started) if started else None,
                     rank=place if isinstance(place, int) else None,

@@ -20,7 +20,7 @@ from companion.games.victorian_masterminds.engine import (
     possible_entries,
     score_of,
 )
-from companion.games.victorian_masterminds.flow import engineer_owner
+from companion.games.victorian_masterminds.flow import ability_acted, engineer_owner
 from companion.games.victorian_masterminds.model import (
     AGENTS,
     CITIES,
@@ -54,6 +54,7 @@ def public_player(p: Player) -> JSONObject:
     sc = score_of(p)
     return {
         "seat": p.seat,
+        "name": p.name,
         "colour": p.colour,
         "machine": p.machine,
         "machine_name": p.machine_name,
@@ -155,8 +156,17 @@ def common(s: VMState) -> JSONObject:
         "final_round": {"triggered": s.triggered, "turns_left": s.final_turns_left},
         "resolution": resolution_view(s),
         "last_stack": None if s.last_stack is None else stack_view(s.last_stack),
+        "level_change": level_change(s),
         "result": result(s),
     }
+
+
+def level_change(s: VMState) -> JSON:
+    """The level's last change and why (public: a capture is seen by all, a correction made aloud)."""
+    c = s.level_change
+    if c is None:
+        return None
+    return {"from": c.before, "to": c.after, "why": c.why, "seat": c.seat, "city": c.city, "building": c.building}
 
 
 def result(s: VMState) -> JSON:
@@ -223,7 +233,10 @@ def seat_view(s: VMState, seat: str) -> JSONObject:
     shared = _shared(s)
     players = shared["players"]
     assert isinstance(players, list)
-    return Layered(shared, {"seat": seat, "me": players[s.seats.index(seat)], "pile": private_pile(p), "placed": mine})
+    told: JSON = None if p.told is None else {"city": p.told[0], "agent": p.told[1]}
+    own: JSONObject = {"seat": seat, "me": players[s.seats.index(seat)], "pile": private_pile(p), "placed": mine}
+    own["told"] = told  # what the table placed for this seat, whose phone keeps its pile
+    return Layered(shared, own)
 
 
 def view(s: VMState, audience: Audience) -> JSONObject:
@@ -330,6 +343,19 @@ def _answers(s: VMState, actor: Audience) -> list[JSON]:
     return out
 
 
+def _reidentify(s: VMState) -> list[JSON]:
+    """The table may name again an agent of the stack being turned over that is not resolved yet
+    (the discs lie face up): each one's index, owner and name."""
+    r = s.resolution
+    assert r is not None
+    agents: list[JSON] = [
+        {"index": i, "seat": pl.seat, "agent": pl.agent}
+        for i, pl in enumerate(r.agents)
+        if i >= r.index and pl.agent is not None and not pl.recycled and not ability_acted(r, i)
+    ]
+    return [{"kind": "vm.reidentify", "agents": agents, "names": list(AGENTS)}] if agents else []
+
+
 def legal(s: VMState, actor: Audience) -> JSON:
     if actor.is_debug or s.ended:
         return {"actions": []}
@@ -340,6 +366,8 @@ def legal(s: VMState, actor: Audience) -> JSON:
     actions: list[JSON] = []
     if s.resolution is not None:
         actions += _answers(s, actor)
+        if actor.is_table:
+            actions += _reidentify(s)
     elif not s.final:
         actions += _turn_actions(s, actor)
     if actor.is_table:

@@ -220,8 +220,15 @@ function gameScreen() {
     if (shown) seats.append(codeBox(s));  // right under its seat, so nobody scrolls past another's
   }
   box.append(seats);
-  box.append(el("section", {}, el("button", { "data-close-game": true, disabled: H.busy, onclick: closeGame }, t("host.close_game"))));
+  box.append(el("section", { class: "row" },
+    current.can_end ? el("button", { class: "danger", "data-end-game": true, disabled: H.busy, onclick: endGame }, t("host.end_game")) : null,
+    el("button", { "data-close-game": true, disabled: H.busy, onclick: closeGame }, t("host.close_game"))));
   return box;
+}
+
+function endGame() {  // the table ends the game now: nobody wins, and every screen shows the end
+  if (!confirm(t("host.end_confirm"))) return;
+  act("end_game", { seq: H.state.current.seq });
 }
 
 function codeBox(seat) {
@@ -283,8 +290,8 @@ async function choose(rules) {
   H.chosen = rules;
   const setup = setupOf(rules);
   H.form = {};
-  for (const k of setup.keys) {
-    if (k.key in setup.defaults) H.form[k.key] = setup.defaults[k.key];
+  for (const k of setup.keys) {  // a copy: the form is changed in place, the defaults stay for next time
+    if (k.key in setup.defaults) H.form[k.key] = JSON.parse(JSON.stringify(setup.defaults[k.key]));
   }
   if (parts.host.start) parts.host.start(H.form, hostContext(rules));
   H.title = "";
@@ -309,7 +316,7 @@ function newScreen() {
   const more = el("details", {}, el("summary", {}, t("host.more")));
   for (const k of setup.keys) {
     const field = setupField(H.chosen, k);
-    if (field) (k.required || ["texts", "flag", "int", "choice", "text"].includes(k.kind) ? main : more).append(field);
+    if (field) (k.required || k.remembered || ["texts", "flag", "int", "choice", "text"].includes(k.kind) ? main : more).append(field);
   }
   main.append(el("label", { class: "field" }, el("span", {}, t("host.title_label")),
     el("input", { value: H.title, maxlength: 80, "data-title": true, oninput: (e) => { H.title = e.target.value; } })));
@@ -428,16 +435,30 @@ function savedScreen() {
   return box;
 }
 
-async function loadHistory() {
-  try { H.history = await call("history", {}); } catch (e) { return; }
+async function loadHistory(page) {
+  const wanted = page === undefined ? (H.history ? H.history.page : 0) : page;
+  try { H.history = await call("history", { page: wanted }); } catch (e) { return; }
   if (H.tab === "history") render(true);
+}
+
+/* Every finished game, a page at a time (the latest first). */
+function historyPager() {
+  const { page, per_page: per, total } = H.history;
+  if (total <= per) return null;
+  const last = Math.ceil(total / per) - 1;
+  return el("div", { class: "row", "data-history-pages": true },
+    el("button", { "data-history-page": "newer", disabled: page <= 0, onclick: () => loadHistory(page - 1) }, t("host.history_newer")),
+    el("span", { class: "muted", "data-history-at": page }, t("host.history_page", { page: page + 1, pages: last + 1, total })),
+    el("button", { "data-history-page": "older", disabled: page >= last, onclick: () => loadHistory(page + 1) }, t("host.history_older")));
 }
 
 function historyScreen() {
   const box = el("div", { "data-screen": "history" });
   if (H.history === null) return box;
-  if (!H.history.length) box.append(el("section", {}, el("p", { class: "muted" }, t("host.history_none"))));
-  for (const play of H.history) {
+  if (!H.history.plays.length) box.append(el("section", {}, el("p", { class: "muted" }, t("host.history_none"))));
+  const pager = historyPager();
+  if (pager) box.append(pager);
+  for (const play of H.history.plays) {
     const people = play.players.map((p) => p.label + (p.score === null ? "" : " " + p.score) + (p.winner ? " ★" : "")).join(", ");
     const shown = H.bgstats[play.game_id];
     box.append(el("section", { "data-play": play.game_id },
@@ -449,6 +470,7 @@ function historyScreen() {
         render(true);
       } }, "BG Stats")));
   }
+  if (pager) box.append(historyPager());
   return box;
 }
 

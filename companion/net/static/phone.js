@@ -182,8 +182,10 @@ const C = (() => {
         await gameModule(msg.game);
         if (n !== received) break;
         const before = state;
+        const undoing = pending && pending.label === "undo";
         state = msg;
         if (before && msg.seq !== before.seq && !pending) vanished(before, msg);
+        if (before && msg.seq !== before.seq && !undoing) takenBack(before, msg);
         render();
         break;
       }
@@ -225,14 +227,32 @@ const C = (() => {
   }
 
   /* Someone else acted while a choice was under way on this phone (a figure picked, a destination
-     waiting for its confirm): the choice goes, and the page says why. */
+     waiting for its confirm): a choice the game's module says still stands (``keep``) stays; any
+     other goes, and the page says why. */
   function vanished(before, now) {
     const halfDone = Object.entries(ui).some(([k, v]) => k !== "seq" && v !== null && v !== undefined && v !== false);
     if (!halfDone) return;
+    const module = loaded[now.game];
+    if (module && module.keep && now.game === before.game) {
+      try { if (module.keep(ui, now)) return; } catch (e) { /* cleared below */ }
+    }
     ui = {};
     const last = now.last;
     const newer = last && before.last ? last.seq > before.last.seq : !!last;
-    notice(newer && said(last.text) ? t("phone.vanished", { what: said(last.text) }) : t("phone.vanished_undo"), true, true);
+    const what = said(last && last.text).replace(/[.!。]$/, "");  // the text ends its own sentence
+    notice(newer && what ? t("phone.vanished", { what }) : t("phone.vanished_undo"), true, true);
+  }
+
+  /* An undo made elsewhere (the touchscreen, the table's link): every phone is told what it took
+     back, and the phone whose move it was in its own words. */
+  function takenBack(before, now) {
+    const undone = now.undone;
+    if (!undone || (before.undone && before.undone.seq === undone.seq && before.game_id === now.game_id)) return;
+    if (undone.by === "phone:" + mySeat) return;  // this phone's own undo: its "Done." says so
+    const what = said(undone.text);
+    if (!what) return;
+    const mine = undone.source === "phone:" + mySeat;
+    notice(t(mine ? "phone.undone_yours" : "phone.undone", { what }), true, mine);
   }
 
   function send(intent, label) {
@@ -255,7 +275,7 @@ const C = (() => {
         : Promise.resolve({});
       loading[game] = Promise.all([module, facts]).then(([m, f]) => {
         if (m.styles) document.head.append(el("style", { "data-game": game, text: m.styles }));
-        loaded[game] = { render: m.render, facts: f };
+        loaded[game] = { render: m.render, keep: typeof m.keep === "function" ? m.keep : null, facts: f };
       });
     }
     return loading[game];

@@ -13,7 +13,7 @@ from myk_helpers import random_game
 from companion.core.playthrough import render
 
 GOLDEN = Path(__file__).resolve().parents[2] / "golden" / "mykerinos.txt"
-CONFIG = {"seats": ["blue", "red"], "layout": "line4"}
+CONFIG = {"seats": ["blue", "red"], "layout": "line4", "last_zone": "confirm"}  # as every new game
 
 
 def test_golden_playthrough() -> None:

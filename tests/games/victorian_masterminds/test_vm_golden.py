@@ -29,6 +29,7 @@ from companion.games.victorian_masterminds.events import (
     Place,
     PlaceUnder,
     RecordSegment,
+    Reidentify,
     Reveal,
     StackFlipped,
     TakeLoot,
@@ -111,40 +112,52 @@ ENTRIES_GOLDEN = GOLDEN.with_name("victorian_masterminds_table_entries.txt")
 
 
 def entries_game() -> Table:
-    """Two players (seed 3: p1's pile starts with its Number Two; p2's, without the Engineer and
-    the Gunner the table scans, is Saboteur, Henchman, Number Two)."""
+    """Two players (seed 3: p1's pile starts Number Two, Engineer, Gunner; p2's, without the Engineer
+    and the Gunner the table scans, is Saboteur, Henchman, Number Two). Both have phones."""
     t = new_table(2, seed=3, start=4)
     t.do(Place("p1", "paris"), seat("p1"))  # p1's phone: its top, a Number Two, face down in Paris
     t.place("p2", "moscow", "engineer")  # tag scans at the table
-    t.place("p1", "london", "number_two")  # the disc says Number Two: the Paris agent becomes unnamed
+    t.place("p1", "london", "number_two")  # a misread tag: the books hold p1's Number Two in Paris, so
+    #                                         London's agent stays unnamed (no swap), named when turned over
     t.place("p2", "moscow", "gunner")  # Moscow (2 players: 2 agents) turns over: p2's Engineer
     t.do(PlaceUnder("p2", "london"), seat("p2"))  # the steam mole: p2's top goes under London's lone agent
     t.do(EngineerDone(), seat("p2"))  # Moscow done; London now holds two and turns over
+    t.do(Reveal("saboteur"))  # a wrong tap for p1's unnamed disc ...
+    t.do(Undo())  # ... taken back at the touchscreen
+    t.do(Reveal("henchman"))  # what the disc shows
     adjust(t, "p1", "firepower", 4)
-    t.do(Place("p1", "rome", "gunner"), seat("p1"))  # the pile is not exact: the phone names it
-    t.do(Place("p2", "rome"), seat("p2"))  # Rome turns over: p1's Gunner may capture a part first
-    t.do(ChooseOrder("ability"), seat("p1"))
-    t.do(ChooseBuilding("furnace"), seat("p1"))
+    t.do(Place("p1", "paris"), seat("p1"))  # Paris turns over: p1's Number Two, then its Engineer
+    t.do(EngineerDone(), seat("p1"))
+    t.do(EndTurn("p1"), seat("p1"))
+    t.do(Place("p2", "rome", books=True))  # the touchscreen places for p2, whose phone keeps its pile:
+    #                                        its top (the Henchman); only p2's phone is told which
+    t.do(Place("p1", "rome"), seat("p1"))  # Rome turns over: p2's disc is its Number Two, not the Henchman
+    t.do(Reidentify(0, "number_two"))  # named again at the table: the discs lie face up
+    t.do(ChooseOrder("ability"), seat("p1"))  # p1's Gunner may capture a part first
+    t.do(ChooseBuilding("university"), seat("p1"))  # a wrong tap on p1's phone ...
+    t.do(Undo(), seat("p1"))  # ... taken back from p1's phone
+    t.do(ChooseBuilding("furnace"), seat("p1"))  # the Secret Service rises: its screens say why
     t.do(RecordSegment("p1", 2, "codex", copper=2), seat("p1"))  # the furnace completed the codex segment
     t.do(TakeLoot(), seat("p1"))  # Rome's codex token: worth 2
-    t.do(AnswerHenchman(True, 3))  # p2's Henchman
-    t.do(Place("p1", "paris", "engineer"), seat("p1"))  # Paris turns over: the unnamed agent first
-    t.do(Reveal("saboteur"))  # a wrong tap ...
-    t.do(Undo())  # ... taken back at the touchscreen
-    t.do(Reveal("henchman"))
-    t.do(AnswerHenchman(False))
-    t.do(EngineerDone(), seat("p1"))  # its Paris scientist had no free cell: taken (and lost) at Done
     return t
 
 
 def test_the_entries_game_covers_what_a_reader_should_check() -> None:
     t = entries_game()
     kinds = t.kinds()
-    for kind in ("vm.order_chosen", "vm.agent_revealed", "core.undone", "vm.segment_recorded"):
+    wanted = ("vm.order_chosen", "vm.agent_revealed", "core.undone", "vm.segment_recorded", "vm.agent_reidentified")
+    for kind in wanted:
         assert kind in kinds, kind
     assert [e.under for e in t.events() if isinstance(e, AgentPlaced)].count(True) == 1
-    assert [e.city for e in t.events() if isinstance(e, StackFlipped)] == ["moscow", "london", "rome", "paris"]
+    assert [e.by_table for e in t.events() if isinstance(e, AgentPlaced)].count(True) == 1
+    assert [e.city for e in t.events() if isinstance(e, StackFlipped)] == ["moscow", "london", "paris", "rome"]
     assert t.s.player("p1").codex == (2,)
+    assert t.s.level_change is not None and t.s.level_change.why == "gunner"
+    # only p2's own line was told which agent the table placed for it
+    for entry, views in steps(t.game):
+        if entry is not None and isinstance(entry.event, AgentPlaced) and entry.event.by_table:
+            assert views["p2"]["view"]["told"] == {"city": "rome", "agent": "henchman"}
+            assert views["p1"]["view"]["told"] is None and "told" not in views["table"]["view"]
     # the table's line never names an agent lying face down: before each flip, the views of the
     # table and of the other seat do not change when the owner's face-down agents are dealt anew
     for entry, views in steps(t.game):

@@ -7,9 +7,11 @@ sees afterwards — must be the same in a *twin* state where every secret the ac
 dealt anew.
 
 The decision for table entries: the table is someone tapping (or scanning) the disc they hold or
-see face up, and that disc is the truth. Such an entry is accepted unless the agent lies face up
-(everyone sees that), and the companion's hidden books give way where they disagree. A single
-generic refusal would not help: that an entry is refused at all would still depend on the pile.
+see face up. Such an entry is accepted unless the agent lies face up (everyone sees that). A disc
+lying face up is the truth, and the companion's hidden books give way where they disagree. A face-
+down entry naming an agent the books hold named in another face-down stack is placed unnamed (no
+swap: a misread tag would move two agents unseen) and named when its stack is turned over. A
+refusal or a question now would not help: that an entry is refused at all would depend on the pile.
 """
 
 from __future__ import annotations
@@ -69,11 +71,13 @@ def check_books(state: VMState) -> None:
 # -- scenarios from the rulebooks ------------------------------------------------------------
 
 
-def test_a_table_scan_of_an_agent_the_books_put_in_a_stack_is_accepted() -> None:
+def test_a_table_scan_of_an_agent_the_books_put_in_a_stack_is_placed_unnamed() -> None:
     """DE p.7: "Komplizen in einem Komplizenstapel dürfen nicht angeschaut werden, bevor dieser
     abgehandelt wird." Whoever taps the touchscreen must not learn from the answer where a
     player's agents lie: a tag scan naming p1's agent that p1's phone placed face down in London
-    is accepted like any other; the books give way (the London agent becomes unnamed)."""
+    is accepted like any other. But it is no swap either (a misread tag would move two agents
+    unseen): the Paris agent stays unnamed, London's keeps its name, and the table names the Paris
+    disc when Paris is turned over, face up."""
     t = new_table(3)
     top = t.s.player("p1").pile[0]
     t.do(Place("p1", "london"), seat("p1"))  # p1's phone places its top agent
@@ -88,14 +92,14 @@ def test_a_table_scan_of_an_agent_the_books_put_in_a_stack_is_accepted() -> None
     t.place("p1", "paris", top)
     check_books(t.s)
     p1 = t.s.player("p1")
-    assert t.s.stack("london")[0].agent is None and t.s.stack("paris")[0].agent == top
+    assert t.s.stack("london")[0].agent == top and t.s.stack("paris")[0].agent is None
     assert p1.pile_unknown == 1 and p1.pile_size == 3 and not p1.pile_exact
-    assert seat_view(t.s, "p1")["placed"][0] == {"city": "london", "position": 1, "height": 1, "agent": None}
-    # when London is turned over, the table names what it sees (any agent: none lies face up)
-    turn(t, "london")
-    turn(t, "london")
+    assert seat_view(t.s, "p1")["placed"][0] == {"city": "london", "position": 1, "height": 1, "agent": top}
+    # when Paris is turned over, the table names what it sees (any agent: none lies face up)
+    turn(t, "paris")
+    turn(t, "paris")
     r = t.s.resolution
-    assert r is not None and r.current is not None and r.current.agent is None
+    assert r is not None and r.city == "paris" and r.current is not None and r.current.agent is None
     legal = t.game.snapshot(TABLE)["legal"]["actions"][0]  # type: ignore[index]
     assert legal == {"kind": "vm.reveal", "agents": list(AGENTS)}
 

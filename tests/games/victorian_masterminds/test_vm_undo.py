@@ -12,6 +12,7 @@ from companion.core import TABLE, UndoRefused
 from companion.core import Undo as UndoIntent
 from companion.games.victorian_masterminds import RULES
 from companion.games.victorian_masterminds.events import (
+    Adjust,
     AnswerHenchman,
     ChooseBuilding,
     ChooseOrder,
@@ -31,8 +32,9 @@ def test_a_wrongly_tapped_reveal_is_taken_back_on_the_touchscreen() -> None:
     turn(t, "paris", "saboteur")
     t.do(Reveal("number_two"))  # the disc was a Henchman; the tap was wrong
     assert outcomes(t)[0] == ("p1", "number_two", "double_loot")
-    # the answer moved on to p2's and p3's agents: the table may undo, neither seat alone
-    assert t.game.can_undo(TABLE) and not t.game.can_undo(seat("p1")) and not t.game.can_undo(seat("p2"))
+    # the answer moved on to p2's and p3's agents by itself: the table or p1 (whose agent it named)
+    # may take it back, p2 not
+    assert t.game.can_undo(TABLE) and t.game.can_undo(seat("p1")) and not t.game.can_undo(seat("p2"))
     t.do(UndoIntent())
     r = t.s.resolution
     assert r is not None and r.index == 0 and r.current is not None and r.current.agent is None
@@ -41,23 +43,24 @@ def test_a_wrongly_tapped_reveal_is_taken_back_on_the_touchscreen() -> None:
     assert t.s.resolution is not None and t.s.resolution.stage == "henchman"
 
 
-def test_a_seat_undoes_only_actions_made_of_its_own_steps() -> None:
+def test_a_seat_takes_back_its_own_answer_even_once_the_stack_moved_on() -> None:
     """DE p.8: "Von oben nach unten handelt ihr nun für jeden Komplizen folgende Schritte ab" —
-    each agent's steps are its owner's: a Gunner's owner may take back its choice while nobody
-    else's agent moved on in the same action; the table may take back any step."""
+    each agent's steps are its owner's: a Gunner's owner takes back its choice from its phone even
+    when the other agents of the stack resolved by themselves in the same action (nobody else
+    answered anything); another seat may not; the table may take back any step."""
     t = new_table(3, start=4)
     adjust(t, "p1", "firepower", 3)
     turn(t, "washington", "gunner")
     turn(t, "washington", "number_two")
     turn(t, "washington", "number_two", end=False)
     t.do(ChooseBuilding("monument"), seat("p1"))  # p2's and p3's agents resolve in the same action
-    assert not t.game.can_undo(seat("p1")) and not t.game.can_undo(seat("p2"))
-    assert t.game.can_undo(TABLE)
-    t.do(UndoIntent())
-    assert t.s.level == 4 and t.s.player("p1").buildings == ()
+    assert t.s.resolution is None and t.s.level == 5
+    assert t.game.can_undo(seat("p1")) and not t.game.can_undo(seat("p2")) and t.game.can_undo(TABLE)
+    t.do(UndoIntent(), seat("p1"))  # from p1's phone
+    assert t.s.level == 4 and t.s.player("p1").buildings == () and t.s.resolution is not None
     t.do(ChooseBuilding("factory"), seat("p1"))
     assert t.s.player("p1").buildings == (("washington", "factory"),)
-    # steps that touch nobody else's agent: the Gunner's owner takes them back itself
+    # steps that touch nobody else's agent: the Gunner's owner takes them back too
     t = new_table(3, start=4)
     adjust(t, "p1", "firepower", 3)
     turn(t, "rome", "gunner")
@@ -70,6 +73,36 @@ def test_a_seat_undoes_only_actions_made_of_its_own_steps() -> None:
     t.do(UndoIntent(), seat("p1"))
     t.do(ChooseBuilding("factory"), seat("p1"))
     assert t.s.player("p1").buildings == (("rome", "factory"),)
+
+
+def test_an_engineers_owner_takes_back_its_power_and_its_counters_from_its_phone() -> None:
+    """DE p.9 (Ingenieur): "Aktiviere die Maschinenfähigkeit deines Spielerbogens" — the power's
+    effect is entered by its owner with the ordinary counters; the owner takes back a counter it
+    changed, and the Done that resolved the rest of the stack, from its phone. Another seat may not
+    take back the owner's counter; the table's own corrections stay the table's."""
+    t = new_table(3, start=4)
+    turn(t, "paris", "engineer")
+    turn(t, "paris", "number_two")
+    turn(t, "paris", "number_two", end=False)
+    r = t.s.resolution
+    assert r is not None and r.stage in ("engineer", "order")
+    if r.stage == "order":
+        t.do(ChooseOrder("loot"), seat("p1"))
+    adjust_as = Adjust("bolts", 2, "p1")
+    t.do(adjust_as, seat("p1"))  # the machine power gives two bolts, entered by the owner
+    assert t.s.player("p1").bolts == 2
+    assert t.game.can_undo(seat("p1")) and not t.game.can_undo(seat("p2"))
+    t.do(UndoIntent(), seat("p1"))
+    assert t.s.player("p1").bolts == 0
+    t.do(adjust_as, seat("p1"))
+    t.do(EngineerDone(), seat("p1"))  # p2's and p3's Number Twos resolve in the same action
+    assert t.s.resolution is None
+    assert t.game.can_undo(seat("p1")) and not t.game.can_undo(seat("p2"))
+    t.do(UndoIntent(), seat("p1"))
+    r = t.s.resolution
+    assert r is not None and r.stage == "engineer" and t.s.player("p1").bolts == 2
+    adjust(t, "p2", "firepower", 1)  # the table's own correction
+    assert not t.game.can_undo(seat("p2")) and not t.game.can_undo(seat("p1"))
 
 
 def test_a_henchmans_answer_is_taken_back_by_the_table_only() -> None:

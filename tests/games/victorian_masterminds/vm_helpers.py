@@ -10,7 +10,7 @@ from typing import Any
 from companion.core import TABLE, Audience, Game, Intent
 from companion.core.jsonvalue import JSONObject
 from companion.games.victorian_masterminds import RULES
-from companion.games.victorian_masterminds.engine import possible_entries, reveal_candidates
+from companion.games.victorian_masterminds.engine import face_up, possible_entries, reveal_candidates
 from companion.games.victorian_masterminds.events import (
     AnswerHenchman,
     Capture,
@@ -22,6 +22,7 @@ from companion.games.victorian_masterminds.events import (
     ForceResolve,
     Place,
     PlaceUnder,
+    Reidentify,
     Reveal,
     Start,
     TakeLoot,
@@ -104,6 +105,7 @@ FLOW = {
     "vm.henchman",
     "vm.engineer_done",
     "vm.start",
+    "vm.reidentify",
 }
 
 
@@ -142,9 +144,22 @@ def random_intent(state: VMState, rng: random.Random) -> tuple[Intent, Audience]
         p = state.player(a["seat"])
         if a["recycle"] and (not a["from_pile"] or rng.random() < 0.15):
             return Place(a["seat"], rng.choice(a["cities"]), rng.choice(a["recycle"]), True), actor
-        return Place(a["seat"], rng.choice(a["cities"]), pile_agent(state, p.seat, a, actor, rng)), actor
+        if actor.is_table and p.pile_exact and rng.random() < 0.15:  # for a seat whose phone keeps its pile
+            return Place(a["seat"], rng.choice(a["cities"]), books=True), actor
+        agent = pile_agent(state, p.seat, a, actor, rng)
+        force = actor.is_table and agent is not None and rng.random() < 0.5  # now and then: the old swap
+        return Place(a["seat"], rng.choice(a["cities"]), agent, force=force), actor
     if kind == "vm.place_under":
-        return PlaceUnder(a["seat"], rng.choice(a["cities"]), pile_agent(state, a["seat"], a, actor, rng)), actor
+        agent = pile_agent(state, a["seat"], a, actor, rng)
+        force = actor.is_table and agent is not None and rng.random() < 0.5
+        return PlaceUnder(a["seat"], rng.choice(a["cities"]), agent, force=force), actor
+    if kind == "vm.reidentify":
+        which = rng.choice(a["agents"])
+        taken = face_up(state, which["seat"])
+        names = [n for n in a["names"] if n not in taken and n != which["agent"]]
+        if names:
+            return Reidentify(which["index"], rng.choice(names)), actor
+        return random_intent(state, rng)
     if kind == "vm.choose_order":
         return ChooseOrder(rng.choice(a["options"])), actor
     if kind == "vm.take_loot":

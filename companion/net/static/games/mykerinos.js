@@ -87,7 +87,29 @@ function mykWhere(t, sv) {
   return t("phone.myk.where", { row: sv.row, side: t("phone.myk.side." + sv.side) });
 }
 
-function mykSurvey(view, { el, t }) {
+/* "red 2, green 1": counts in words (nobody: a word of its own). */
+function mykCounts(t, counts) {
+  const parts = Object.entries(counts || {}).map(([c, n]) => t("myk.colour." + c) + " " + n);
+  return parts.length ? parts.join(", ") : t("myk.last_zone.nobody");
+}
+
+/* The last zone: what the books leave there, the earlier zones as counted, and what a lower count missed. */
+function mykLastZone(sv, { el, t }) {
+  const last = sv.last;
+  if (!last) return null;
+  const earlier = last.earlier.map((z) => t("myk.last_zone.zone", { zone: z.zone, counts: mykCounts(t, z.counts) })).join(" · ");
+  if (!sv.counts) {
+    return el("div", { class: "warn", "data-last-zone": "confirm" },
+      el("div", {}, t("myk.last_zone.expected", { counts: mykCounts(t, last.expected) })),
+      earlier ? el("div", { class: "vm-small", style: "margin-top:4px;font-weight:400" }, t("myk.last_zone.earlier", { zones: earlier })) : null);
+  }
+  if (!Object.keys(last.missed).length) return null;
+  return el("div", { class: "warn", "data-last-zone": "missed" },
+    t("myk.last_zone.missed", { counts: mykCounts(t, last.missed), zones: earlier || "–" }));
+}
+
+function mykSurvey(view, ctx, counting) {
+  const { el, t } = ctx;
   const sv = view.survey;
   if (!sv) return null;
   const counts = sv.counts ? Object.entries(sv.counts).map(([c, n]) => el("span", { class: "myk-count" }, mykChip(el, t, c), " ×" + n)) : [];
@@ -97,7 +119,8 @@ function mykSurvey(view, { el, t }) {
     sv.counts ? el("div", { class: "row" }, counts.length ? counts : el("span", { class: "muted" }, t("phone.myk.empty_zone"))) : null,
     sv.ranking.length ? el("div", { class: "row", style: "margin-top:8px" }, el("span", { class: "muted" }, t("phone.myk.ranking")),
       sv.ranking.map((c, i) => el("span", {}, `${i + 1}.`, mykChip(el, t, c)))) : null,
-    el("div", { class: "muted", style: "margin-top:6px" }, t("phone.myk.parcels_left", { n: sv.parcels })));
+    el("div", { class: "muted", style: "margin-top:6px" }, t("phone.myk.parcels_left", { n: sv.parcels })),
+    counting ? null : mykLastZone(sv, ctx));  // the table's counting shows it beside its steppers
 }
 
 /* One pending choice: ui.myk = {kind, ...intent fields}; the confirm button sends it. */
@@ -200,15 +223,16 @@ function mykTableTools(view, legal, ctx) {
   if (zc) {
     const key = "zone" + zc.zone + ":" + view.season;
     if (!ui.counts || ui.counts.key !== key) {
-      ui.counts = { key, n: {} };
-      for (const c of Object.keys(zc.max)) ui.counts.n[c] = 0;
+      ui.counts = { key, n: {} };  // the last zone starts from what the books leave there, to confirm
+      for (const c of Object.keys(zc.max)) ui.counts.n[c] = zc.expected ? zc.expected[c] || 0 : 0;
     }
     const n = ui.counts.n;
     const rows = Object.entries(zc.max).map(([c, m]) => el("div", { class: "stepper", "data-count": c },
       mykChip(el, t, c), stepper(el, n[c], 0, m, busy, (v) => { n[c] = v; rerender(); }),
       el("span", { class: "muted" }, t("phone.myk.of_board", { n: m }))));
     const where = view.survey ? el("div", { class: "muted" }, mykWhere(t, view.survey)) : null;
-    out.push(el("section", { "data-section": "counts" }, el("h2", {}, t("phone.myk.count_zone", { zone: zc.zone })), where, rows,
+    const books = view.survey ? mykLastZone(view.survey, ctx) : null;  // the last zone: the books' count to confirm
+    out.push(el("section", { "data-section": "counts" }, el("h2", {}, t("phone.myk.count_zone", { zone: zc.zone })), where, books, rows,
       el("button", { class: "primary wide", style: "margin-top:10px", disabled: busy, "data-action": "counts",
         onclick: () => send({ kind: "myk.zone_counts", counts: Object.entries(n).filter(([, v]) => v > 0) }) }, t("phone.myk.confirm_counts"))));
   }
@@ -289,7 +313,7 @@ export const render = (state, ctx) => {
   const seatOptions = legal.filter((o) => o.seat);
   if (!me) out.append(...mykTableTools(view, legal, ctx));
   if (seatOptions.length) out.append(mykChoices(view, seatOptions, ctx, me ? null : seatOptions[0].seat));
-  if (view.survey) out.append(mykSurvey(view, ctx));
+  if (view.survey) out.append(mykSurvey(view, ctx, legal.some((o) => o.kind === "myk.zone_counts")));
   if (p) out.append(mykCards(p, view, ctx));
   if (!(ctx.ui.myk && "room" in ctx.ui.myk)) {
     out.append(el("section", { "data-section": "museum" }, el("h2", {}, t("phone.myk.museum_title")), mykMuseum(view, null, ctx)));
@@ -300,7 +324,10 @@ export const render = (state, ctx) => {
 
 /* On the host page (host.js): the colours tapped in seating order; the neutral colour only for two. */
 export const host = {
-  start(form) { form.seats = []; },
+  start(form) {  // who played the last game, else nobody yet
+    if (!Array.isArray(form.seats)) form.seats = [];
+    if (!form.names || typeof form.names !== "object") form.names = {};
+  },
   fields: {
     seats(k, { el, t, field, form, facts, rerender }) {
       const order = form.seats || [];
@@ -316,6 +343,18 @@ export const host = {
       return field(k.label, k, el("div", { class: "row" }, buttons));
     },
     neutral: (k, { form, plain }) => ((form.seats || []).length === 2 ? plain(k) : null),
+    names(k, { el, t, field, form }) {  // an optional name for each colour that plays
+      if (!(form.seats || []).length) return null;
+      return field(k.label, k, ...form.seats.map((c) => el("div", { class: "row name-row" },
+        el("span", { style: "min-width:4.5em" }, t("myk.colour." + c)),
+        el("input", { value: form.names[c] || "", maxlength: 40, placeholder: t("host.name_optional"), "data-name-of": c,
+          oninput: (e) => { form.names[c] = e.target.value; } }))));
+    },
+  },
+  value(form, setup) {  // names only for the colours that play, and only those given
+    const names = {};
+    for (const c of form.seats || []) if ((form.names[c] || "").trim()) names[c] = form.names[c].trim();
+    if (Object.keys(names).length) setup.names = names; else delete setup.names;
   },
   choiceName(key, c, t) {
     if (key === "neutral") return t("myk.colour." + c);

@@ -45,6 +45,14 @@ function syFigures(view, { el, t }) {
       el("th", {}, t("phone.sy.tickets_short")), el("th", {}, "")), rows));
 }
 
+/* Mister X's last reveal, kept until his next one; announced the same way however it came (a single
+ * move, or either step of a double move) while the detectives of that round move. */
+function syReveal(view, { el, t }) {
+  const r = view.last_reveal;
+  if (!r || !r.now || view.end) return null;
+  return el("div", { class: "warn big-warn", "data-reveal-now": r.field }, t("sy.reveal_now", { station: r.station, field: r.field }));
+}
+
 function syEnd(view, { el, t }) {
   const e = view.end;
   return el("section", { "data-end": e.reason },
@@ -82,6 +90,8 @@ function syMrx(state, ctx) {
     el("div", { class: "muted", style: "margin-top:6px" },
       t("phone.sy.supply", view.supply))));
   if (view.end) out.append(syEnd(view, ctx));
+  const revealed = syReveal(view, ctx);
+  if (revealed) out.append(revealed);
   if (secret.next_is_reveal && !view.end) out.append(el("div", { class: "warn", "data-warning": "reveal" }, t("phone.sy.next_reveal")));
   const intents = legal.intents || [];
   if (intents.includes("sy.place_x")) {
@@ -132,7 +142,7 @@ function syMrx(state, ctx) {
   } else if (!view.end && view.phase !== "start") {
     out.append(el("section", {}, el("p", { class: "muted" }, t("phone.sy.detectives_moving"))));
   }
-  if (view.tracker && view.tracker.on) {
+  if (view.tracker && view.tracker.on && view.tracker.candidates && !view.end) {
     out.append(el("section", { "data-section": "tracker" }, el("h2", {}, t("phone.sy.detectives_know")),
       el("p", {}, t("phone.sy.candidates", { n: view.tracker.candidates.length })),
       el("div", { class: "muted" }, view.tracker.candidates.join(", "))));
@@ -146,13 +156,17 @@ function syDetective(state, ctx) {
   const { el, t, send, ui, busy, rerender } = ctx;
   const view = state.view, legal = state.legal || { intents: [] };
   const out = el("div", {});
-  const shown = view.mrx.station;
+  const last = view.last_reveal;  // his last reveal stays until the next one
   out.append(el("section", {},
     el("div", { class: "spread" },
       el("div", {}, el("div", { class: "muted" }, t("phone.sy.mrx_last_seen")),
-        el("div", { class: "big", "data-mrx-shown": shown || "" }, shown ? String(shown) : "?")),
+        el("div", { class: "big", "data-mrx-shown": last ? last.station : "" }, last ? String(last.station) : "?"),
+        last ? el("div", { class: "muted", "data-mrx-seen-move": last.field },
+          t("phone.sy.seen_move", { field: last.field }) + (last.here ? " · " + t("phone.sy.there_now") : "")) : ""),
       el("div", { style: "text-align:right" }, t("phone.sy.round", { round: view.round, rounds: view.rounds })))));
   if (view.end) out.append(syEnd(view, ctx));
+  const revealed = syReveal(view, ctx);
+  if (revealed) out.append(revealed);
   const intents = legal.intents || [];
   if (intents.includes("sy.draw_start") && !state.view.figures.some((f) => f.station)) {
     out.append(el("section", {}, el("button", { class: "primary", disabled: busy, "data-action": "draw",
@@ -179,7 +193,7 @@ function syDetective(state, ctx) {
     out.append(el("section", {}, el("p", { class: "muted", "data-mrx-turn": true },
       t(view.mrx.ai ? "phone.sy.mrx_thinking" : "phone.sy.mrx_moving"))));
   }
-  if (view.tracker && view.tracker.on) {
+  if (view.tracker && view.tracker.on && view.tracker.candidates && !view.end) {
     out.append(el("section", { "data-section": "tracker" }, el("h2", {}, t("phone.sy.tracker")),
       el("p", {}, t("phone.sy.candidates", { n: view.tracker.candidates.length })),
       el("div", { class: "muted" }, view.tracker.candidates.join(", "))));
@@ -191,10 +205,29 @@ function syDetective(state, ctx) {
 
 export const render = (state, ctx) => (state.view.secret ? syMrx(state, ctx) : syDetective(state, ctx));
 
+/* Whether a half-done choice on this phone still stands after someone else's move (the shell keeps
+ * it then, and clears it with a word otherwise): the picked figure may still move, and the picked
+ * destination (or a double move's first step) is still offered with its ticket. */
+export function keep(ui, state) {
+  const legal = state.legal || {};
+  const offered = (options, pick) => !pick || ((options || {})[pick.ticket] || []).includes(pick.station);
+  if (state.view.secret) {
+    const x = legal.x;
+    if (!x) return !ui.pick && !ui.first;
+    if (!ui.double) return offered(x.single, ui.pick);
+    if (!ui.first) return !ui.pick;
+    const entry = x.double.find((d) => d.ticket === ui.first.ticket && d.station === ui.first.station);
+    return !!entry && offered(entry.then, ui.pick);
+  }
+  const moves = legal.moves || {};
+  if (!ui.figure) return !ui.pick;
+  return !!moves[ui.figure] && offered(moves[ui.figure], ui.pick);
+}
+
 /* On the host page (host.js): a new game starts with two detective players to name; Mister X is
  * a player (named, on his phone) or played by the table at one of the levels in the game's facts. */
 export const host = {
-  start(form) { form.detectives = ["", ""]; },
+  start(form) { if (!Array.isArray(form.detectives) || !form.detectives.length) form.detectives = ["", ""]; },  // else: the last game's
   fields: {
     mister_x_ai(k, { el, t, field, form, facts, rerender }) {
       const pick = (level) => {
@@ -224,4 +257,5 @@ export const styles = `
 .log .chip { display:block; font-size:10px; padding:1px 0; margin:2px 0; border-radius:5px; }
 .log div { background:#181b20; border-radius:6px; padding:4px 2px; text-align:center; font-size:13px; min-height:44px; }
 .log div.reveal { outline:2px solid var(--accent); }
+.big-warn { font-size:20px; font-weight:700; text-align:center; }
 `;

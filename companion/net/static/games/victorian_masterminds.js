@@ -22,7 +22,16 @@ function vmColourName(t, colour) {
 function vmSeatName(t, view, seat) {
   const players = view.players || (view.me ? [view.me] : []);
   const p = players.find((x) => x.seat === seat);
-  return p ? vmColourName(t, p.colour) : seat;
+  return p ? (p.name || vmColourName(t, p.colour)) : seat;  // the name entered at setup, else the colour
+}
+
+/* Why the Secret Service level last changed: a Gunner's or a scientists' capture, or the table. */
+function vmLevelWhy(view, { el, t }) {
+  const c = view.level_change;
+  if (!c) return null;
+  const why = t("vm.level_why." + c.why, { seat: c.seat ? vmSeatName(t, view, c.seat) : "",
+    city: c.city ? t("vm.city." + c.city) : "", building: c.building ? t("vm.building." + c.building) : "" });
+  return el("p", { class: "vm-small vm-level-why", "data-level-why": c.why }, t("vm.level_change", { from: c.from, to: c.to, why }));
 }
 
 function vmSeatChip(el, t, view, seat) {
@@ -145,6 +154,18 @@ function vmChoices(view, actions, ctx) {
         during ? null : el("div", { class: "muted" }, t("vm.waiting.take_loot")),
         opt(t(during ? "phone.vm.take_loot_now" : "phone.vm.take_loot", { city: t("vm.city." + view.resolution.city) }),
           { kind: "vm.take_loot" }, { class: "wide", "data-take-loot": "" }, is("vm.take_loot"))));
+    } else if (o.kind === "vm.reidentify") {
+      // the discs of the stack lie face up: the table names one again (one not resolved yet)
+      const group = el("div", { class: "vm-group", "data-choice": "reidentify" }, el("div", { class: "muted" }, t("phone.vm.reidentify_hint")),
+        el("div", { class: "row" }, o.agents.map((a) => opt([vmSeatChip(el, t, view, a.seat), " ", vmAgent(el, t, a.agent)],
+          { kind: "vm.reidentify", index: a.index, agent: null }, { class: "vm-pick", "data-reidentify": a.index }, is("vm.reidentify", { index: a.index })))));
+      if (is("vm.reidentify")) {
+        const current = o.agents.find((a) => a.index === pick.index);
+        group.append(el("div", { class: "muted", style: "margin-top:8px" }, t("phone.vm.reidentify_as")),
+          el("div", { class: "row" }, o.names.filter((n) => !current || n !== current.agent).map((n) => opt(vmAgent(el, t, n),
+            Object.assign({}, pick, { agent: n }), { class: "vm-pick", "data-name": n }, pick.agent === n))));
+      }
+      sec.append(group);
     } else if (o.kind === "vm.place_under") {
       // the steam mole: the owner's next agent goes under an agent lying alone in a city
       const agents = o.agents ? o.agents : [null];
@@ -158,7 +179,8 @@ function vmChoices(view, actions, ctx) {
   }
   if (pick) {
     const ready = ["vm.place", "vm.force_resolve", "vm.place_under"].includes(pick.kind) ? !!pick.city
-      : pick.kind === "vm.capture" ? !!pick.building : pick.kind === "vm.henchman" ? pick.reward !== 0 : true;
+      : pick.kind === "vm.capture" ? !!pick.building : pick.kind === "vm.henchman" ? pick.reward !== 0
+        : pick.kind === "vm.reidentify" ? !!pick.agent : true;
     sec.append(el("div", { class: "row", style: "margin-top:10px" },
       ready ? el("button", { class: "primary", disabled: busy, "data-action": "confirm", onclick: () => {
         const intent = Object.assign({}, pick);
@@ -198,6 +220,8 @@ function vmSummary(p, t) {
     case "vm.engineer_done": return t("phone.vm.engineer_done");
     case "vm.choose_order": return t("phone.vm.order." + p.first);
     case "vm.take_loot": return t("phone.vm.take_loot_confirm");
+    case "vm.reidentify": return p.agent ? t("phone.vm.confirm_reidentify", { n: p.index + 1, agent: t("vm.agent." + p.agent) })
+      : t("phone.vm.reidentify_as");
     case "vm.place_under": return p.city ? (p.agent ? t("phone.vm.confirm_under", { agent: t("vm.agent." + p.agent), city })
       : t("phone.vm.confirm_under_unnamed", { city })) : t("phone.vm.which_city");
     default: return t("phone.confirm");
@@ -372,13 +396,18 @@ export const render = (state, ctx) => {
   const big = (k, n, label) => el("div", { class: "stat", [`data-${k}`]: n }, el("b", {}, String(n)), el("small", {}, label));
   out.append(el("section", {},
     me ? el("div", { class: "row" }, el("span", { class: "chip vm-seat vm-" + String(me.colour).toLowerCase().replace(/[^a-z]/g, "") },
-      vmColourName(t, me.colour)), el("span", { class: "muted" },
+      me.name || vmColourName(t, me.colour)), el("span", { class: "muted" },
       t("phone.vm.machine", { n: me.machine, name: me.machine_name || "" }))) : null,
     el("div", { class: "stats" },
       big("level", view.level, t("phone.vm.level")),
       me ? big("firepower", me.firepower, t("phone.vm.counter.firepower")) : big("supply", view.scientist_supply, t("phone.vm.box_scientists")),
       me ? big("total", me.score.total, t("phone.vm.points")) : big("deck", view.mission_deck, t("phone.vm.mission_deck"))),
+    vmLevelWhy(view, ctx),
     vmTurnLine(view, ctx)));
+  if (view.told && !view.result) {  // what the table placed for this seat, whose phone keeps its pile
+    out.append(el("div", { class: "warn", "data-told": view.told.agent },
+      t("phone.vm.told", { agent: t("vm.agent." + view.told.agent), city: t("vm.city." + view.told.city) })));
+  }
   if (view.result) out.append(vmEnd(view, ctx));
   const flow = actions.filter((a) => !["vm.adjust", "vm.record_segment", "vm.remove_segment", "vm.set_mission"].includes(a.kind));
   if (ui.seq !== state.seq) { ui.vm = null; ui.seq = state.seq; }  // a choice is made against one state only
@@ -404,8 +433,12 @@ function startLevel({ form, settings }) {
 
 export const host = {
   start(form, { facts }) {
-    form.players = [{ colour: facts.colours[0], machine: facts.machines[0], machine_name: "" },
-      { colour: facts.colours[1], machine: facts.machines[1], machine_name: "" }];
+    if (Array.isArray(form.players) && form.players.length >= 2) {  // who played the last game
+      for (const p of form.players) { delete p.seat; p.name = p.name || ""; p.machine_name = p.machine_name || ""; }
+      return;
+    }
+    form.players = [{ colour: facts.colours[0], machine: facts.machines[0], machine_name: "", name: "" },
+      { colour: facts.colours[1], machine: facts.machines[1], machine_name: "", name: "" }];
   },
   fields: {
     players(k, ctx) {
@@ -413,6 +446,8 @@ export const host = {
       const players = form.players;
       const rows = players.map((p, i) => el("div", { class: "vm-setup-row", "data-player": i },
         el("b", {}, t("host.player", { n: i + 1 })),
+        el("label", {}, t("host.name"), el("input", { value: p.name || "", maxlength: 40, "data-player-name": i,
+          placeholder: t("host.name_optional"), oninput: (e) => { p.name = e.target.value; } })),
         el("label", {}, t("host.colour"), el("select", { "data-colour": i, onchange: (e) => { p.colour = e.target.value; } },
           facts.colours.map((c) => el("option", { value: c, selected: p.colour === c }, t("vm.colour." + c))))),
         el("label", {}, t("host.machine"), el("select", { "data-machine": i, onchange: (e) => { p.machine = Number(e.target.value); } },
@@ -426,7 +461,7 @@ export const host = {
         const used = new Set(players.map((p) => p.colour));
         const machines = new Set(players.map((p) => p.machine));
         players.push({ colour: facts.colours.find((c) => !used.has(c)) || facts.colours[0],
-          machine: facts.machines.find((m) => !machines.has(m)) || facts.machines[0], machine_name: "" });
+          machine: facts.machines.find((m) => !machines.has(m)) || facts.machines[0], machine_name: "", name: "" });
         startLevel(ctx);
         rerender();
       } }, "+ " + t("host.add")) : null;
@@ -439,13 +474,14 @@ export const host = {
     first_player: (k, { el, t, field, form }) => field(k.label, k, el("select", { "data-input": k.key, onchange: (e) => {
       if (e.target.value) form.first_player = e.target.value; else delete form.first_player;
     } }, [el("option", { value: "" }, "–"), ...form.players.map((p, i) => el("option", {
-      value: "p" + (i + 1), selected: form.first_player === "p" + (i + 1) }, t("host.player", { n: i + 1 }) + " · " + t("vm.colour." + p.colour)))])),
+      value: "p" + (i + 1), selected: form.first_player === "p" + (i + 1) }, (p.name || t("host.player", { n: i + 1 })) + " · " + t("vm.colour." + p.colour)))])),
   },
   choiceName: (key, c, t) => (key === "gunner_rule" ? t("host.vm.gunner." + (c === ">" ? "gt" : "ge")) : c),
   value(form, setup) {
     setup.players = form.players.map((p, i) => {
       const out = { seat: "p" + (i + 1), colour: p.colour, machine: p.machine };
       if (p.machine_name) out.machine_name = p.machine_name;
+      if (p.name && p.name.trim()) out.name = p.name.trim();
       if (p.lab_cells && p.lab_cells !== 2) out.lab_cells = p.lab_cells;
       return out;
     });
@@ -469,6 +505,7 @@ export const styles = `
 .a-number_two { --ac:#b07cf0; } .a-henchman { --ac:#2fb3a3; } .a-saboteur { --ac:#e5534b; }
 .a-gunner { --ac:#f0b429; } .a-engineer { --ac:#6aa7ff; } .a-unknown { --ac:#777; }
 .vm-top .vm-agent { font-size:22px; padding:6px 14px; }
+.vm-level-why { margin:6px 0 0; color:var(--accent); }
 .vm-yours { margin:8px 0 0; font-weight:700; color:var(--accent); }
 .vm section > p[data-turn], .vm section > p[data-waiting] { margin:8px 0 0; }
 .vm .warn { margin:10px 0 0; }

@@ -91,7 +91,8 @@ def reference_run(
     from companion.games import get_rules
 
     choose = choose or DRIVERS[rules_name][2]
-    game: Game[Any] = Game(get_rules(rules_name), config, seed)
+    rules = get_rules(rules_name)
+    game: Game[Any] = Game(rules, {**rules.new_game_config, **config}, seed)  # as Table.new_game sets it up
     rng = random.Random(driver_seed)
     while game.seq <= past_seq:
         if undo and rng.random() < undo and game.can_undo(TABLE):

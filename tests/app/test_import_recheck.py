@@ -186,7 +186,7 @@ GAMES = sorted(DRIVERS)
 def random_game(name: str, seed: int, driver_seed: int, length: int) -> tuple[Game[Any], JSONObject]:
     rules, config, _choose = DRIVERS[name]
     game = reference_run(rules, config, seed, driver_seed, length)
-    return game, export_of(game, rules, config, seed)
+    return game, export_of(game, rules, game.config, seed)  # the config the game was set up with
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])

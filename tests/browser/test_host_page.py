@@ -276,6 +276,7 @@ def test_victorian_masterminds_and_mykerinos_set_up_on_the_host_page(tmp_path: P
                 "seats": ["red", "white", "blue"],
                 "layout": "ring5",
                 "names": {"white": "Ann"},
+                "last_zone": "confirm",  # every new game's table confirms the last zone (Rules.new_game_config)
             }
             await host.click("[data-tab=saved]")
             await host.wait_for_selector("[data-game]", timeout=WAIT)

@@ -25,7 +25,19 @@ from typing import Any
 
 from kivy.uix.widget import Widget
 
-KEPT = "_parts_kept"  # the attribute of a layout that remembers its parts: name -> (key, widget)
+KEPT = "_parts_kept"  # the attribute of a layout that remembers its parts (see :class:`Kept`)
+
+
+class Kept:
+    """What a box remembers of one part: its key, its widget, and its own parts' (kept even when
+    the widget is made again: a row whose look changed keeps the labels that did not)."""
+
+    __slots__ = ("children", "key", "widget")
+
+    def __init__(self, key: tuple[Any, ...], widget: Widget) -> None:
+        self.key = key
+        self.widget = widget
+        self.children: dict[str, Kept] = {}
 
 
 class Part:
@@ -69,10 +81,14 @@ def sync(box: Widget, parts: Sequence[Part]) -> list[Widget]:
     same as last time, made again otherwise; the box's other children are removed. A part left out
     is remembered, so it comes back as it was (a list of figures hidden while one figure's
     destinations are shown). Returns the widgets."""
-    kept: dict[str, tuple[tuple[Any, ...], Widget]] | None = getattr(box, KEPT, None)
+    kept: dict[str, Kept] | None = getattr(box, KEPT, None)
     if kept is None:
         kept = {}
         setattr(box, KEPT, kept)
+    return _sync(box, parts, kept)
+
+
+def _sync(box: Widget, parts: Sequence[Part], kept: dict[str, Kept]) -> list[Widget]:
     names: set[str] = set()
     widgets: list[Widget] = []
     for part in parts:
@@ -81,11 +97,13 @@ def sync(box: Widget, parts: Sequence[Part]) -> list[Widget]:
         names.add(part.name)
         key = part.key()
         old = kept.get(part.name)
-        widget = old[1] if old is not None and same(old[0], key) else part.make()
-        kept[part.name] = (key, widget)
-        widgets.append(widget)
+        if old is None:
+            old = kept[part.name] = Kept(key, part.make())
+        elif not same(old.key, key):
+            old.key, old.widget = key, part.make()
+        widgets.append(old.widget)
         if part.children is not None:
-            sync(content(widget), part.children)
+            _sync(content(old.widget), part.children, old.children)
     place(box, widgets)
     return widgets
 
@@ -102,6 +120,8 @@ def place(box: Widget, widgets: Sequence[Widget]) -> None:
             for i, (old, new) in enumerate(zip(shown, widgets, strict=True)):
                 if old is not new:
                     box.remove_widget(old)
+                    if new.parent is not None:
+                        new.parent.remove_widget(new)
                     box.add_widget(new, index=len(box.children) - i)
             return
     box.clear_widgets()

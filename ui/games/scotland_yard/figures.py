@@ -29,7 +29,7 @@ def panel(tv: TableView) -> Part:
     for figure in seq_of(v.get("figures")):
         f = obj(figure)
         name = txt(f.get("figure"))
-        children.append(Part(f"figure.{name}", figure_row, tv, f, tv.tickets_of(name), name in moves, phase))
+        children.append(figure_part(tv, f, tv.tickets_of(name), name in moves, phase))
     supply = obj(v.get("supply"))
     children.append(
         Part("supply", supply_line, tv, num(supply.get("taxi")), num(supply.get("bus")), num(supply.get("underground")))
@@ -106,8 +106,10 @@ def figure_name(tv: TableView, figure: str, bobby: bool) -> str:
     return tv.t(f"ui.sy.figure.{'bobby' if bobby else 'detective'}", n=figure[1:])
 
 
-def figure_row(tv: TableView, figure: JSONObject, tickets: JSONObject | None, movable: bool, phase: str) -> Widget:
-    """A detective or bobby: where it stands, its tickets, and whether it can move (tap it)."""
+def figure_part(tv: TableView, figure: JSONObject, tickets: JSONObject | None, movable: bool, phase: str) -> Part:
+    """A detective or bobby: where it stands, its tickets, and whether it can move (tap it); each
+    of these made again only when it changes (a move changes one figure's place and tickets, a new
+    round every figure's note)."""
     name = txt(figure.get("figure"))
     bobby = bool(figure.get("bobby"))
     station = figure.get("station")
@@ -117,14 +119,54 @@ def figure_row(tv: TableView, figure: JSONObject, tickets: JSONObject | None, mo
         lines = strs(tv.facts.get("lines"))
         detail = "  ".join(f"{tv.t(f'ui.sy.short.{line}')} {num(tickets.get(line))}" for line in lines)
     where = tv.t("ui.sy.at", station=station) if isinstance(station, int) else tv.t("ui.sy.not_placed")
-    chip = Chip(name, TRANSPORT["bobby"] if bobby else theme.ACCENT, size=theme.FONT_BIG, width=dp(56), bold=True)
-    info = vbox(
-        Lbl(f"{figure_name(tv, name, bobby)} · {where}", bold=True, one_line=True),
+    moved = bool(figure.get("moved"))
+    note = "" if movable else tv.t("ui.sy.moved") if moved else ("" if phase == "x" else tv.t("ui.sy.cannot_move"))
+    return Part(
+        f"figure.{name}",
+        row_box,
+        tv,
+        name,
+        movable,
+        children=[
+            Part("chip", figure_chip, name, bobby),
+            Part("info", figure_info, f"{figure_name(tv, name, bobby)} · {where}", detail),
+            Part("state", state_label, tv, name, movable, note, moved),
+        ],
+    )
+
+
+def figure_row(tv: TableView, figure: JSONObject, tickets: JSONObject | None, movable: bool, phase: str) -> Widget:
+    """The row at once (the start screen's list of figures)."""
+    part = figure_part(tv, figure, tickets, movable, phase)
+    row = part.make()
+    for child in part.children or ():
+        row.add_widget(child.make())
+    return row
+
+
+def row_box(tv: TableView, name: str, movable: bool) -> Widget:
+    if movable:
+        return TapPanel(partial(tv.select, name), tid=f"sy.figure.{name}", size_hint_y=None, height=dp(60))
+    row = Panel(orientation="horizontal", size_hint_y=None, height=dp(60))
+    row.tid = f"sy.figure.{name}"
+    return row
+
+
+def figure_chip(name: str, bobby: bool) -> Widget:
+    return Chip(name, TRANSPORT["bobby"] if bobby else theme.ACCENT, size=theme.FONT_BIG, width=dp(56), bold=True)
+
+
+def figure_info(title: str, detail: str) -> Widget:
+    return vbox(
+        Lbl(title, bold=True, one_line=True),
         Lbl(detail, colour=theme.MUTED, size=theme.FONT_SMALL, one_line=True),
         spacing=0,
     )
+
+
+def state_label(tv: TableView, name: str, movable: bool, note: str, moved: bool) -> Widget:
     if movable:
-        state = Lbl(
+        return Lbl(
             tv.t("ui.sy.tap_to_move"),
             colour=theme.TEXT,
             halign="right",
@@ -133,17 +175,8 @@ def figure_row(tv: TableView, figure: JSONObject, tickets: JSONObject | None, mo
             width=dp(92),
             tid=f"sy.figure.{name}.movable",
         )
-        row: Widget = TapPanel(partial(tv.select, name), tid=f"sy.figure.{name}", size_hint_y=None, height=dp(60))
-    else:
-        moved = figure.get("moved")
-        note = tv.t("ui.sy.moved") if moved else ("" if phase == "x" else tv.t("ui.sy.cannot_move"))
-        colour = theme.GOOD if moved else theme.MUTED
-        state = Lbl(note, colour=colour, halign="right", size=theme.FONT_SMALL, size_hint_x=None, width=dp(92))
-        row = Panel(orientation="horizontal", size_hint_y=None, height=dp(60))
-        row.tid = f"sy.figure.{name}"
-    for w in (chip, info, state):
-        row.add_widget(w)
-    return row
+    colour = theme.GOOD if moved else theme.MUTED
+    return Lbl(note, colour=colour, halign="right", size=theme.FONT_SMALL, size_hint_x=None, width=dp(92))
 
 
 def destinations_part(tv: TableView, figure: str) -> Part:

@@ -25,6 +25,7 @@ from companion.core.errors import CompanionError
 from companion.core.jsonvalue import JSONObject
 from ui import theme
 from ui.controller import Controller
+from ui.memory import collector
 from ui.widgets import Toast
 
 log = logging.getLogger(__name__)
@@ -169,6 +170,7 @@ class CompanionApp(App):
         message, self._pending = self._pending, None
         if message is None:
             return
+        collector.active()
         previous = self.message
         self.message = message
         if message.get("type") != "state":

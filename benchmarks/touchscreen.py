@@ -156,8 +156,12 @@ def report_of(samples: list[dict[str, Any]], games: list[str], mode: str) -> dic
         mine = [s for s in samples if s.get("rules") == game and "kind" in s]
         row: dict[str, Any] = {}
         if mode == "updates":
-            row["frame"] = summary([s["frame"] for s in mine])
-            row["show"] = summary([s["show"] for s in mine])
+            table = [s for s in mine if s.get("screen", "game") == "game"]
+            row["frame"] = summary([s["frame"] for s in table])
+            row["show"] = summary([s["show"] for s in table])
+            ended = [s["frame"] for s in mine if s.get("screen", "game") != "game"]
+            if ended:
+                row["to_end_screen"] = summary(ended)  # the last action's frame shows the end screen
         else:
             for kind in ("tap_action", "tap_local"):
                 lat = [s["latency"] for s in mine if s["kind"] == kind]

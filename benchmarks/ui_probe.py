@@ -126,6 +126,7 @@ class Probe:
             if self.profile is not None:
                 self.profile.disable()
             self.open["flip_wall"] = self.flip_wall
+            self.open["screen"] = self.app.screen  # "end": the game ended, not a table-screen update
 
     async def frames(self, count: int = 1) -> None:
         from ui.control import next_frames

@@ -174,18 +174,8 @@ def report_of(samples: list[dict[str, Any]], games: list[str], mode: str) -> dic
     return report
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--code", default=str(ROOT), help="the checkout whose app is measured")
-    parser.add_argument("--games", default=",".join(GAMES))
-    parser.add_argument("--actions", type=int, default=150)
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--mode", choices=("updates", "taps"), default="updates")
-    parser.add_argument("--pi", action="store_true", help="cap the app's CPU to one Pi 4 core (pispeed.py; root)")
-    parser.add_argument("--shots", default="", help="updates: steps to screenshot, e.g. 5,40,120")
-    parser.add_argument("--profile", action="store_true", help="updates: cProfile them (folder/profile.pstats)")
-    parser.add_argument("--keep", default="", help="a folder to keep the run in (screenshots, logs, samples)")
-    args = parser.parse_args(argv)
+def run(args: argparse.Namespace) -> dict[str, Any]:
+    """One run as the command line says; its report (also written to the folder, with the samples)."""
     sys.path.insert(0, str(ROOT / "tests" / "ui"))
     from driver import xvfb
 
@@ -203,17 +193,38 @@ def main(argv: list[str] | None = None) -> int:
             cal = pispeed.calibrate(check=True)
             print(cal.describe(), file=sys.stderr)
             report["calibration"] = cal.as_json()
+            report["calibration_text"] = cal.describe()
             with pispeed.CpuCap(cal, f"companion-touch-{os.getpid()}") as cap:
                 samples = measure(args, folder, display, cap.path)
                 report["throttled"] = cap.throttled()
         else:
             samples = measure(args, folder, display, None)
     report["seconds"] = round(time.monotonic() - started)
-    report["objects"] = [s["objects"] for s in samples if s.get("kind", "").startswith("gc")]  # start, end
+    report["objects"] = [s["objects"] for s in samples if s.get("kind") in ("gc_start", "gc")]  # start, end
+    full = [t for s in samples if s.get("kind") == "gc_full" for t in s["seconds"]]
+    report["full_collections"] = summary(full) if full else {"n": 0}  # in the updates or between them
     report.update(report_of(samples, games, args.mode))
-    print(json.dumps(report, indent=1))
     (folder / "report.json").write_text(json.dumps({"report": report, "samples": samples}, indent=1))
     print(f"kept in {folder}", file=sys.stderr)
+    return report
+
+
+def parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--code", default=str(ROOT), help="the checkout whose app is measured")
+    parser.add_argument("--games", default=",".join(GAMES))
+    parser.add_argument("--actions", type=int, default=150)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--mode", choices=("updates", "taps"), default="updates")
+    parser.add_argument("--pi", action="store_true", help="cap the app's CPU to one Pi 4 core (pispeed.py; root)")
+    parser.add_argument("--shots", default="", help="updates: steps to screenshot, e.g. 5,40,120")
+    parser.add_argument("--profile", action="store_true", help="updates: cProfile them (folder/profile.pstats)")
+    parser.add_argument("--keep", default="", help="a folder to keep the run in (screenshots, logs, samples)")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    print(json.dumps(run(parser().parse_args(argv)), indent=1))
     return 0
 
 

@@ -67,6 +67,7 @@ class Probe:
         self.flip_wall = 0.0
         self.profile: Any = None
         self.gc_started = 0.0
+        self.full_collections: list[float] = []  # CPU seconds of each full collection
         # a phone on one seat of the game (its own process): when each state reached it
         self.phone: asyncio.subprocess.Process | None = None
         self.phone_reader: asyncio.Task[None] | None = None
@@ -113,7 +114,10 @@ class Probe:
         """The cyclic garbage collector's time inside an update (``gc``), and its generation."""
         if phase == "start":
             self.gc_started = time.thread_time()
-        elif self.open is not None and self.gc_started:
+            return
+        if info.get("generation") == 2 and self.gc_started:  # every full collection, in an update or not
+            self.full_collections.append(time.thread_time() - self.gc_started)
+        if self.open is not None and self.gc_started:
             self.open["gc"] = self.open.get("gc", 0.0) + time.thread_time() - self.gc_started
             self.open["gc_generation"] = max(self.open.get("gc_generation", 0), info.get("generation", 0))
 
@@ -164,6 +168,7 @@ class Probe:
         self.samples.append(
             {"kind": "gc", "objects": len(gc.get_objects()), "stats": gc.get_stats(), "top": kinds.most_common(25)}
         )
+        self.samples.append({"kind": "gc_full", "seconds": self.full_collections})
         await self.stop_phone()
         for sample in self.samples:
             key = (sample.get("game", -1), sample.get("seq", -1))
@@ -271,7 +276,10 @@ class Probe:
                 )
             if not tapping and done and self.open is not None:
                 sample = {k: v for k, v in self.open.items() if k != "cpu0"}
-                self.samples.append({"rules": spec["rules"], "game": game_id, "step": step, "kind": "update", **sample})
+                what = {"intent": type(choice[0]).__name__, "by": source}
+                self.samples.append(
+                    {"rules": spec["rules"], "game": game_id, "step": step, "kind": "update", **what, **sample}
+                )
             self.expect_seq, self.open = None, None
             step += 1
             await self.frames(2)

@@ -170,7 +170,6 @@ class CompanionApp(App):
         message, self._pending = self._pending, None
         if message is None:
             return
-        collector.active()
         previous = self.message
         self.message = message
         if message.get("type") != "state":
@@ -193,6 +192,7 @@ class CompanionApp(App):
 
         self.rendered_seq = int(str(message.get("seq", -1)))
         self.rendered_frame = Clock.frames
+        collector.drawn()
         if not self._started:
             return
         was_over = previous.get("type") == "state" and not changed_game and game_page.over(previous)

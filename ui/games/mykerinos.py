@@ -78,6 +78,20 @@ def top_row() -> Widget:
     return hbox(size_hint_y=None, height=dp(196))
 
 
+def player_row(four: bool) -> Widget:
+    return hbox(size_hint_y=None, height=dp(27) if four else dp(30))
+
+
+def number(value: str, tid: str, score: bool) -> Widget:
+    if score:
+        return Lbl(value, bold=True, size=theme.FONT_BIG, halign="center", size_hint_x=None, width=dp(40), tid=tid)
+    return Lbl(value, halign="center", colour=theme.ACCENT, size_hint_x=None, width=dp(48), tid=tid)
+
+
+def supply_label(supply: str, tid: str) -> Widget:
+    return Lbl(supply, halign="center", size_hint_x=None, width=dp(60), one_line=True, tid=tid)
+
+
 def players_box(four: bool) -> Widget:
     return Panel(
         orientation="vertical", size_hint_x=None, width=dp(372), padding=dp(6), spacing=dp(2) if four else dp(3)
@@ -240,7 +254,7 @@ class TableView(base.TableView):
         turn = txt(obj(v.get("turn")).get("seat"))
         seats = [txt(s) for s in seq_of(v.get("seats"))]
         four = len(seats) > 3  # four rows, the pass track and the supply fit the panel only a little closer
-        rows = [Part(f"seat.{seat}", self.player_row, seat, players.get(seat), seat == turn, four) for seat in seats]
+        rows = [self.player_part(seat, players.get(seat), seat == turn, four) for seat in seats]
         return Part(
             "players",
             players_box,
@@ -274,61 +288,57 @@ class TableView(base.TableView):
             height=dp(18),
         )
 
-    def player_row(self, seat: str, player: JSON, turn: bool, four: bool) -> Widget:
-        """A player's score, projection, supply and cards (bright: ready to play)."""
+    def player_part(self, seat: str, player: JSON, turn: bool, four: bool) -> Part:
+        """A player's score, projection, supply and cards (bright: ready to play); each made again
+        only when it changes."""
         p = obj(player)
         supply = str(num(p.get("supply")))
         if "neutral_supply" in p:
             supply += f"+{num(p.get('neutral_supply'))}"
         cards = obj(p.get("cards"))
         ready = obj(p.get("ready"))
+        patrons = strs(self.facts.get("patrons"))
+        held = tuple((num(cards.get(patron)), bool(num(ready.get(patron)))) for patron in patrons)
+        return Part(
+            f"seat.{seat}",
+            player_row,
+            four,
+            children=[
+                Part("who", self.player_chip, seat, turn),
+                Part("score", number, str(num(p.get("score"))), f"myk.score.{seat}", True),
+                Part("projection", number, str(num(p.get("projection"))), f"myk.projection.{seat}", False),
+                Part("supply", supply_label, supply, f"myk.supply.{seat}"),
+                Part("cards", self.player_cards, seat, held, bool(num(p.get("blank")))),
+            ],
+        )
+
+    def player_chip(self, seat: str, turn: bool) -> Widget:
+        return Chip(
+            self.colour_name(seat),
+            MYK_COLOUR.get(seat, theme.ACCENT),
+            theme.on_player_colour(seat),
+            size=theme.FONT_SMALL,
+            width=dp(76),
+            bold=turn,
+            one_line=True,
+        )
+
+    def player_cards(self, seat: str, held: tuple[tuple[int, bool], ...], blank: bool) -> Widget:
         chips = hbox(spacing=dp(2))
-        for patron in strs(self.facts.get("patrons")):
-            held = num(cards.get(patron))
+        for patron, (count, ready) in zip(strs(self.facts.get("patrons")), held, strict=True):
             chip = Chip(
-                str(held) if held else "",
+                str(count) if count else "",
                 PATRON_COLOUR[patron],
                 PATRON_TEXT.get(patron, theme.TEXT),
                 size=dp(15),
                 bold=True,
             )
-            chip.opacity = 1.0 if num(ready.get(patron)) else (0.45 if held else 0.18)
+            chip.opacity = 1.0 if ready else (0.45 if count else 0.18)
             chip.tid = f"myk.cards.{seat}.{patron}"
             chips.add_widget(chip)
-        if num(p.get("blank")):
+        if blank:
             chips.add_widget(Chip("5", theme.PANEL_HI, size=dp(15)))
-        return hbox(
-            Chip(
-                self.colour_name(seat),
-                MYK_COLOUR.get(seat, theme.ACCENT),
-                theme.on_player_colour(seat),
-                size=theme.FONT_SMALL,
-                width=dp(76),
-                bold=turn,
-                one_line=True,
-            ),
-            Lbl(
-                str(num(p.get("score"))),
-                bold=True,
-                size=theme.FONT_BIG,
-                halign="center",
-                size_hint_x=None,
-                width=dp(40),
-                tid=f"myk.score.{seat}",
-            ),
-            Lbl(
-                str(num(p.get("projection"))),
-                halign="center",
-                colour=theme.ACCENT,
-                size_hint_x=None,
-                width=dp(48),
-                tid=f"myk.projection.{seat}",
-            ),
-            Lbl(supply, halign="center", size_hint_x=None, width=dp(60), one_line=True, tid=f"myk.supply.{seat}"),
-            chips,
-            size_hint_y=None,
-            height=dp(27) if four else dp(30),
-        )
+        return chips
 
     def pass_track(self, pass_track: JSON) -> Widget:
         track = [seq_of(t) for t in seq_of(pass_track)]

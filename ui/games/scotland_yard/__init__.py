@@ -6,7 +6,9 @@ the view shows him, and at the end (all from the public view).
 
 The table screen's panels: :mod:`.mister_x` (his travel log and what is known of him) beside one of
 :mod:`.figures` (the figures, or one figure's destinations) and :mod:`.start` (the start cards);
-:mod:`.end` is the end screen, :mod:`.setup` the new-game form.
+:mod:`.end` is the end screen, :mod:`.setup` the new-game form. The panels draw from
+:class:`.screen.Screen` (the snapshot read, what the screen remembers); :mod:`.table` puts them
+together.
 """
 
 from ui.games.scotland_yard.setup import SetupForm

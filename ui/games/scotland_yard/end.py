@@ -14,10 +14,10 @@ from ui.games.scotland_yard.mister_x import log_grid
 from ui.widgets import Lbl, Panel, fit_height, hbox, scroll, vbox
 
 if TYPE_CHECKING:
-    from ui.games.scotland_yard.table import TableView
+    from ui.games.scotland_yard.screen import Screen
 
 
-def end_body(tv: TableView, msg: JSONObject) -> Widget:
+def end_body(tv: Screen, msg: JSONObject) -> Widget:
     v = obj(msg.get("view"))
     end = obj(v.get("end"))
     winner = end.get("winner")
@@ -39,7 +39,7 @@ def end_body(tv: TableView, msg: JSONObject) -> Widget:
     return vbox(banner, hbox(route, side))
 
 
-def where_everyone_was(tv: TableView, v: JSONObject, end: JSONObject) -> Widget:
+def where_everyone_was(tv: Screen, v: JSONObject, end: JSONObject) -> Widget:
     figures = fit_height(vbox(spacing=dp(4)))
     x_station = obj(v.get("mrx")).get("station")
     figures.add_widget(

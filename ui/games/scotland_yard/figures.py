@@ -18,10 +18,10 @@ from ui.parts import Part
 from ui.widgets import Btn, Chip, Lbl, Panel, TapPanel, fit_height, flow, hbox, scroll, vbox
 
 if TYPE_CHECKING:
-    from ui.games.scotland_yard.table import TableView
+    from ui.games.scotland_yard.screen import Screen
 
 
-def panel(tv: TableView) -> Part:
+def panel(tv: Screen) -> Part:
     v = tv.view
     phase = txt(v.get("phase"))
     children = [*heading(tv, phase)]
@@ -44,7 +44,7 @@ def figures_box() -> Widget:
     return view
 
 
-def heading(tv: TableView, phase: str) -> list[Part]:
+def heading(tv: Screen, phase: str) -> list[Part]:
     """What the table waits for: Mister X (played by the table, on his phone, or without one
     yet), or the detectives."""
     mrx = txt(tv.facts.get("mister_x"))  # Mister X's seat
@@ -73,7 +73,7 @@ def banner(words: str, tid: str, border: theme.RGBA | None) -> Widget:
     )
 
 
-def x_no_phone(tv: TableView, mrx: str) -> Widget:
+def x_no_phone(tv: Screen, mrx: str) -> Widget:
     """He moves only on his own phone: say so, and offer his QR code in one tap."""
     return Panel(
         Lbl(tv.t("ui.sy.x_no_phone"), bold=True, wrap=True, tid="sy.x_no_phone"),
@@ -97,16 +97,12 @@ def hint_line(hint: str) -> Widget:
     return Lbl(hint, colour=theme.MUTED, wrap=True, tid="sy.hint")
 
 
-def supply_line(tv: TableView, taxi: int, bus: int, underground: int) -> Widget:
+def supply_line(tv: Screen, taxi: int, bus: int, underground: int) -> Widget:
     words = tv.t("ui.sy.supply", taxi=taxi, bus=bus, underground=underground)
     return Lbl(words, colour=theme.MUTED, size=theme.FONT_SMALL, wrap=True)
 
 
-def figure_name(tv: TableView, figure: str, bobby: bool) -> str:
-    return tv.t(f"ui.sy.figure.{'bobby' if bobby else 'detective'}", n=figure[1:])
-
-
-def figure_part(tv: TableView, figure: JSONObject, tickets: JSONObject | None, movable: bool, phase: str) -> Part:
+def figure_part(tv: Screen, figure: JSONObject, tickets: JSONObject | None, movable: bool, phase: str) -> Part:
     """A detective or bobby: where it stands, its tickets, and whether it can move (tap it); each
     of these made again only when it changes (a move changes one figure's place and tickets, a new
     round every figure's note)."""
@@ -129,13 +125,13 @@ def figure_part(tv: TableView, figure: JSONObject, tickets: JSONObject | None, m
         movable,
         children=[
             Part("chip", figure_chip, name, bobby),
-            Part("info", figure_info, f"{figure_name(tv, name, bobby)} · {where}", detail),
+            Part("info", figure_info, f"{tv.figure_called(name, bobby)} · {where}", detail),
             Part("state", state_label, tv, name, movable, note, moved),
         ],
     )
 
 
-def figure_row(tv: TableView, figure: JSONObject, tickets: JSONObject | None, movable: bool, phase: str) -> Widget:
+def figure_row(tv: Screen, figure: JSONObject, tickets: JSONObject | None, movable: bool, phase: str) -> Widget:
     """The row at once (the start screen's list of figures)."""
     part = figure_part(tv, figure, tickets, movable, phase)
     row = part.make()
@@ -144,7 +140,7 @@ def figure_row(tv: TableView, figure: JSONObject, tickets: JSONObject | None, mo
     return row
 
 
-def row_box(tv: TableView, name: str, movable: bool) -> Widget:
+def row_box(tv: Screen, name: str, movable: bool) -> Widget:
     if movable:
         return TapPanel(partial(tv.select, name), tid=f"sy.figure.{name}", size_hint_y=None, height=dp(60))
     row = Panel(orientation="horizontal", size_hint_y=None, height=dp(60))
@@ -164,7 +160,7 @@ def figure_info(title: str, detail: str) -> Widget:
     )
 
 
-def state_label(tv: TableView, name: str, movable: bool, note: str, moved: bool) -> Widget:
+def state_label(tv: Screen, name: str, movable: bool, note: str, moved: bool) -> Widget:
     if movable:
         return Lbl(
             tv.t("ui.sy.tap_to_move"),
@@ -179,14 +175,14 @@ def state_label(tv: TableView, name: str, movable: bool, note: str, moved: bool)
     return Lbl(note, colour=colour, halign="right", size=theme.FONT_SMALL, size_hint_x=None, width=dp(92))
 
 
-def destinations_part(tv: TableView, figure: str) -> Part:
+def destinations_part(tv: Screen, figure: str) -> Part:
     station = next(
         (obj(f).get("station") for f in seq_of(tv.view.get("figures")) if obj(f).get("figure") == figure), None
     )
     return Part("destinations", destinations, tv, figure, obj(tv.moves().get(figure)), station, tv.figure_name(figure))
 
 
-def destinations(tv: TableView, figure: str, options: JSONObject, station: JSON, name: str) -> Widget:
+def destinations(tv: Screen, figure: str, options: JSONObject, station: JSON, name: str) -> Widget:
     """Where the picked figure may go, a row of stations per transport, and Cancel."""
     title = hbox(
         Lbl(tv.t("ui.sy.where_to", figure=name, station=station), size=theme.FONT_BIG, bold=True, one_line=True),
@@ -203,7 +199,7 @@ def destinations(tv: TableView, figure: str, options: JSONObject, station: JSON,
     return scroll(box, tid="sy.destinations")
 
 
-def line_row(tv: TableView, figure: str, line: str, stations: list[int]) -> Widget:
+def line_row(tv: Screen, figure: str, line: str, stations: list[int]) -> Widget:
     label = Chip(
         tv.t(f"sy.ticket.{line}"), TRANSPORT[line], text_on(line), width=dp(118), height=theme.TOUCH, bold=True
     )

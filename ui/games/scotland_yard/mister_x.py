@@ -16,10 +16,10 @@ from ui.parts import Part
 from ui.widgets import Lbl, Panel, autogrid, fit_height, hbox, scroll, vbox
 
 if TYPE_CHECKING:
-    from ui.games.scotland_yard.table import TableView
+    from ui.games.scotland_yard.screen import Screen
 
 
-def panel(tv: TableView) -> Part:
+def panel(tv: Screen) -> Part:
     v = tv.view
     mrx = obj(v.get("mrx"))
     children = [Part("title", title, tv, num(mrx.get("black")), num(mrx.get("double")))]
@@ -39,7 +39,7 @@ def box() -> Widget:
     return Panel(orientation="vertical", size_hint_x=None, width=dp(336))
 
 
-def title(tv: TableView, black: int, double: int) -> Widget:
+def title(tv: Screen, black: int, double: int) -> Widget:
     return hbox(
         Lbl(tv.t("ui.sy.mrx"), size=theme.FONT_BIG, bold=True),
         Lbl(
@@ -54,7 +54,7 @@ def title(tv: TableView, black: int, double: int) -> Widget:
     )
 
 
-def by_table(tv: TableView, level: str) -> Widget:
+def by_table(tv: Screen, level: str) -> Widget:
     return Lbl(
         tv.t("ui.sy.x_by_table", level=tv.t(f"sy.ai.{level}")),
         colour=theme.ACCENT,
@@ -70,7 +70,7 @@ def log_box(cols: int, cell: float) -> Widget:
     return autogrid(cols, dp(4), row_force_default=True, row_default_height=cell)
 
 
-def log_cells(tv: TableView, v: JSONObject) -> list[Part]:
+def log_cells(tv: Screen, v: JSONObject) -> list[Part]:
     """A part per field of the travel log: what is written in it, whether it is a reveal field and
     whether it is the next one to be written."""
     entries = {num(obj(e).get("field")): obj(e) for e in seq_of(v.get("log"))}
@@ -82,7 +82,7 @@ def log_cells(tv: TableView, v: JSONObject) -> list[Part]:
     ]
 
 
-def log_grid(tv: TableView, v: JSONObject, cols: int, cell: float) -> Widget:
+def log_grid(tv: Screen, v: JSONObject, cols: int, cell: float) -> Widget:
     """The whole travel log at once (the end screen's route)."""
     grid = log_box(cols, cell)
     for part in log_cells(tv, v):
@@ -90,7 +90,7 @@ def log_grid(tv: TableView, v: JSONObject, cols: int, cell: float) -> Widget:
     return grid
 
 
-def log_cell(tv: TableView, field: int, entry: JSONObject | None, reveal: bool, upcoming: bool) -> Widget:
+def log_cell(tv: Screen, field: int, entry: JSONObject | None, reveal: bool, upcoming: bool) -> Widget:
     border = theme.WARN if reveal else None
     if entry is None:
         main = Lbl("!" if reveal else "", size=theme.FONT_BIG, bold=True, colour=theme.WARN, halign="center")
@@ -122,7 +122,7 @@ def log_cell(tv: TableView, field: int, entry: JSONObject | None, reveal: bool, 
     return cell
 
 
-def where(tv: TableView, last_reveal: JSON) -> Widget:
+def where(tv: Screen, last_reveal: JSON) -> Widget:
     """His last reveal: announced while its round's detectives move (the same words however it
     came: a single move, or within a double move), else where he was last seen, else that he was
     not seen yet."""
@@ -145,7 +145,7 @@ def where(tv: TableView, last_reveal: JSON) -> Widget:
     return Lbl(tv.t("ui.sy.not_seen"), colour=theme.MUTED, wrap=True, tid="sy.shown")
 
 
-def tracker_list(tv: TableView, candidates: tuple[int, ...]) -> Widget:
+def tracker_list(tv: Screen, candidates: tuple[int, ...]) -> Widget:
     """The stations he can be at, from public information only (the tracker)."""
     label = Lbl(
         tv.t("ui.sy.tracker", count=len(candidates)) + " " + ", ".join(map(str, candidates)),

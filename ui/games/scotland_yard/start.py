@@ -16,10 +16,10 @@ from ui.parts import Part
 from ui.widgets import Btn, Choice, Lbl, autogrid, fit_height, scroll, vbox
 
 if TYPE_CHECKING:
-    from ui.games.scotland_yard.table import TableView
+    from ui.games.scotland_yard.screen import Screen
 
 
-def panel(tv: TableView) -> Part:
+def panel(tv: Screen) -> Part:
     v = tv.view
     legal = obj(tv.legal)
     placing = None
@@ -40,7 +40,7 @@ def panel(tv: TableView) -> Part:
 
 
 def start_panel(
-    tv: TableView,
+    tv: Screen,
     intents: tuple[JSON, ...],
     placing: tuple[tuple[str, ...], tuple[int, ...], tuple[tuple[str, int], ...], str | None] | None,
     all_figures: JSON,
@@ -76,7 +76,7 @@ def start_panel(
 
 
 def placement(
-    tv: TableView,
+    tv: Screen,
     names: tuple[str, ...],
     cards: tuple[int, ...],
     entered: tuple[tuple[str, int], ...],

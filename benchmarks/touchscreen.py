@@ -2,8 +2,9 @@
 
 - P9: the main thread's CPU time per table-screen update after one action (random legal play of
   each game, ``tests/drivers.py``): from the snapshot reaching the touchscreen to the end of the
-  frame that shows it. Its floor is the same app drawing a frame after a change that touches one
-  label (the header's clock of a bare Kivy frame is not the app's): see :func:`floor_frame`.
+  frame that shows it (absolute, against issue 25's targets: no floor). A game's last action,
+  whose frame shows the end screen, is reported apart (``to_end_screen``), and every full garbage
+  collection, inside an update or after it, under ``full_collections``.
 - P10: a tap on a button of the table screen that acts → the frame that shows its result, wall
   time, with the app's CPU capped to model one Raspberry Pi 4 core (``--pi``: ``pispeed.py``).
 - with either, a phone on one seat (``phone_probe.py``, its own process, not capped): the action

@@ -11,7 +11,15 @@ alternating, so a busy machine slows both sides alike:
 - P4  peak memory on the start screen, over the same hello app;
 - P6  opening a 10,000-event game from its SQLite file, over a raw read of its rows (``opening.py``);
 - P7  intent → the last of 6 phones updated, over → 1 phone (``fanout.py``);
-- P8  one action late in a long game, over one early in it (``actions.py``).
+- P8  one action late in a long game, over one early in it (``actions.py``);
+
+and, not ratios but absolute times against the targets of issue 25 (``touchscreen.py``):
+
+- P9  the touchscreen's main-thread CPU per table-screen update after one action, per game
+      (target: median ≤ 10 ms, p90 ≤ 25 ms, max ≤ 50 ms);
+- P10 a tap on an acting button → the frame that shows its result, wall time, with the app
+      capped to one Raspberry Pi 4 core (``pispeed.py``; needs root, else uncapped and said so;
+      target: median ≤ 100 ms); with both, a phone's wait for an action's state.
 
 It prints a Markdown table (medians and p99 over all rounds, the machine and its load named) and
 writes the same as JSON. ``--dir`` puts the SQLite files on the disk to measure (a Pi's SD card
@@ -34,7 +42,8 @@ from typing import Any
 import common
 from common import Ratio
 
-TARGETS = ("P1", "P3", "P4", "P6", "P7", "P8")
+TARGETS = ("P1", "P3", "P4", "P6", "P7", "P8", "P9", "P10")
+TOUCH = {"P9": (10.0, 25.0, 50.0), "P10": (100.0, None, None)}  # ms: median, p90, max
 
 
 def run(ids: set[str], folder: Path, quick: bool, say: Callable[[str], None]) -> list[Ratio]:
@@ -114,6 +123,68 @@ def tracker_cost() -> dict[str, Any]:
     }
 
 
+def touchscreen_rows(ids: set[str], folder: Path, quick: bool, say: Callable[[str], None]) -> list[dict[str, Any]]:
+    """P9 and P10, per game: the measure's median, p90 and max (ms) and the phone's wait."""
+    import touchscreen
+
+    rows: list[dict[str, Any]] = []
+    actions = "40" if quick else "150"
+    for id_, mode in (("P9", "updates"), ("P10", "taps")):
+        if id_ not in ids:
+            continue
+        say(f"{id_}: the touchscreen, {mode}, every game ...")
+        argv = ["--mode", mode, "--actions", actions, "--keep", str(folder / id_)]
+        capped = False
+        if id_ == "P10":
+            import pispeed
+
+            capped = pispeed.unavailable() is None
+            argv += ["--pi"] if capped else []
+        report = touchscreen.run(touchscreen.parser().parse_args(argv))
+        for game, (label, _) in touchscreen.GAMES.items():
+            got = report[game]
+            measure = got["frame"] if id_ == "P9" else got.get("tap_action", got.get("tap_local"))
+            if measure is None:
+                continue
+            target = TOUCH[id_]
+            met = all(t is None or measure[k] <= t for k, t in zip(("median", "p90", "max"), target, strict=True))
+            rows.append(
+                {
+                    "id": id_,
+                    "game": label,
+                    "pi": capped,
+                    "calibration": report.get("calibration_text", ""),
+                    **{k: measure[k] for k in ("n", "median", "p90", "max")},
+                    "phone": got.get("phone"),
+                    "target": target,
+                    "met": met,
+                }
+            )
+    return rows
+
+
+def touchscreen_markdown(rows: list[dict[str, Any]]) -> str:
+    lines = [
+        "| id | measure | game | median | p90 | max | phone waits: median / max | target | met |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    for r in rows:
+        what = (
+            "touchscreen CPU per table-screen update"
+            if r["id"] == "P9"
+            else "tap → frame showing its result" + (" (Pi 4 speed)" if r["pi"] else " (uncapped: no cgroup)")
+        )
+        phone = f"{r['phone']['median']:.3g} / {r['phone']['max']:.3g} ms" if r["phone"] else "–"
+        target = ", ".join(f"{k} ≤ {t:g} ms" for k, t in zip(("median", "p90", "max"), r["target"], strict=True) if t)
+        lines.append(
+            f"| {r['id']} | {what} | {r['game']} | {r['median']:.3g} ms | {r['p90']:.3g} ms | {r['max']:.3g} ms "
+            f"| {phone} | {target} | {'yes' if r['met'] else '**no**'} |"
+        )
+    calibrations = {r["calibration"] for r in rows if r["calibration"]}
+    lines += [f"\n{c}" for c in calibrations]
+    return "\n".join(lines)
+
+
 def fmt(value: float, unit: str) -> str:
     if unit == "MB":
         return f"{value / 2**20:.0f} MB"
@@ -169,22 +240,32 @@ def main(argv: list[str] | None = None) -> int:
         say(f"files and logs kept in {folder}")
         info: dict[str, Any] = {"machine": common.machine(folder), "load_before": load_before}
         results = run(ids, folder, args.quick, say)
+        touch = touchscreen_rows(ids, folder, args.quick, say)
     else:
         with tempfile.TemporaryDirectory(dir=args.dir, prefix="companion-bench-") as tmp:
             folder = Path(tmp)
             info = {"machine": common.machine(folder), "load_before": load_before}
             results = run(ids, folder, args.quick, say)
+            touch = touchscreen_rows(ids, folder, args.quick, say)
     extra = tracker_cost() if not args.only else None
     info.update(load_after=common.load(), seconds=time.monotonic() - started, quick=args.quick)
-    print(markdown(results, info))
+    if results:
+        print(markdown(results, info))
+    if touch:
+        print("\n" + touchscreen_markdown(touch))
     if extra:
         print(f"\nAlso: {extra['what']}: median {extra['median_ms']} ms, p99 {extra['p99_ms']} ms (n={extra['n']}).")
     out = Path(args.json)
     out.parent.mkdir(parents=True, exist_ok=True)
-    document = {**info, "results": [r.as_json() for r in results], "extra": [extra] if extra else []}
+    document = {
+        **info,
+        "results": [r.as_json() for r in results],
+        "touchscreen": touch,
+        "extra": [extra] if extra else [],
+    }
     out.write_text(json.dumps(document, indent=2, ensure_ascii=False) + "\n")
     say(f"written: {out}")
-    return 0 if all(r.met for r in results) else 1
+    return 0 if all(r.met for r in results) and all(r["met"] for r in touch) else 1
 
 
 if __name__ == "__main__":

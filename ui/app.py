@@ -39,6 +39,7 @@ from companion.app.config import Config
 from companion.app.writer import WriterLock
 from companion.core.errors import CompanionError
 from hardware.pi import on_raspberry_pi
+from ui.memory import collector
 
 log = logging.getLogger(__name__)
 WIDTH, HEIGHT = 800, 480
@@ -249,6 +250,7 @@ async def run(config: Config, fullscreen: bool = False, lock: WriterLock | None 
     def after_the_first_frame() -> None:
         services.start(app)
         player.start()  # it builds the open game's view (loading its rules) and may think: not before
+        collector.start()  # full garbage collections only while the table is quiet (ui/memory.py)
 
     after_first_frame(app, after_the_first_frame)
     loop = asyncio.get_running_loop()

@@ -17,6 +17,7 @@ from ui.games import game_ui
 from ui.games.base import TableView
 from ui.historyscreen import qr_widget
 from ui.page import Page
+from ui.parts import Part, forget, sync
 from ui.widgets import Btn, Dialog, Lbl, vbox
 
 
@@ -31,6 +32,8 @@ class GameScreen(Page):
 
     # -- the snapshot ------------------------------------------------------------------------------
     def show(self, msg: JSONObject) -> None:
+        """Draw a new snapshot: a new game gets a new table view; the same game's view draws only
+        what changed (see :mod:`ui.parts`)."""
         if self.view is None or self.view.game != msg.get("game") or self.msg.get("game_id") != msg.get("game_id"):
             self.view = game_ui(str(msg.get("game"))).TableView(self.app)
             self.body.clear_widgets()
@@ -45,10 +48,21 @@ class GameScreen(Page):
         self.body.clear_widgets()
 
     def refresh(self) -> None:
+        """Everything drawn anew (the language changed)."""
+        forget(self.header)
+        if self.view is not None:
+            self.view.forget()
+        self.update()
+
+    def update(self) -> None:
+        """Drawn again from the snapshot it shows: only what changed (the phones linked, say)."""
         if self.msg:
             self.show(self.msg)
         else:
             self.build_header()
+
+    def on_pre_enter(self, *args: Any) -> None:
+        self.update()
 
     def _view_for(self, msg: JSONObject) -> TableView:
         if self.view is not None and self.view.game == msg.get("game"):
@@ -70,37 +84,31 @@ class GameScreen(Page):
         return self.status_line(self.msg) if self.msg else ""
 
     def build_header(self) -> None:
-        self.header.clear_widgets()
-        self.header.add_widget(
-            self.header_button(self.t("ui.home"), lambda: self.app.go("start"), "game.home", width=dp(104))
-        )
-        self.header.add_widget(
-            Lbl(
-                self.title(),
-                size=theme.FONT_BIG,
-                bold=True,
-                fit=theme.FONT_SMALL,
-                padding=(dp(8), 0),
-                tid="game.status",
-            )
-        )
+        """Home, the status line, Undo (while the snapshot says ``can_undo``), Options (while the
+        game offers any) and Phones; each kept while it reads the same."""
+        options = [(label, tid) for label, _, tid in self.view.options()] if self.view is not None else []
+        parts = [
+            Part("home", self.header_button, self.t("ui.home"), self.go_home, "game.home", dp(104)),
+            Part("status", status_label, self.title()),
+        ]
         if self.msg.get("can_undo") is True:
-            self.header.add_widget(
-                self.header_button(
-                    self.t("ui.undo"),
-                    self.app.undo,
-                    "game.undo",
-                    width=dp(96),
-                    colour=theme.WARN,
-                    text_colour=theme.rgb("#111111"),
-                )
+            parts.append(Part("undo", self.undo_button, self.t("ui.undo")))
+        if options:
+            parts.append(
+                Part("options", self.header_button, self.t("ui.options"), self.open_options, "game.options", dp(104))
             )
-        if self.view is not None and self.view.options():
-            self.header.add_widget(
-                self.header_button(self.t("ui.options"), self.open_options, "game.options", width=dp(104))
-            )
-        self.header.add_widget(
-            self.header_button(self.t("ui.phones"), lambda: self.app.go("seats"), "game.seats", width=dp(104))
+        parts.append(Part("seats", self.header_button, self.t("ui.phones"), self.go_seats, "game.seats", dp(104)))
+        sync(self.header, parts)
+
+    def go_home(self) -> None:
+        self.app.go("start")
+
+    def go_seats(self) -> None:
+        self.app.go("seats")
+
+    def undo_button(self, label: str) -> Widget:
+        return self.header_button(
+            label, self.app.undo, "game.undo", width=dp(96), colour=theme.WARN, text_colour=theme.rgb("#111111")
         )
 
     def open_options(self) -> None:
@@ -118,6 +126,10 @@ class GameScreen(Page):
         box.height = len(self.view.options()) * (theme.TOUCH + theme.GAP)
         dialog.add_button(Btn(self.t("ui.close"), dialog.dismiss, tid="options.close"))
         dialog.open()
+
+
+def status_label(title: str) -> Widget:
+    return Lbl(title, size=theme.FONT_BIG, bold=True, fit=theme.FONT_SMALL, padding=(dp(8), 0), tid="game.status")
 
 
 class EndScreen(Page):

@@ -258,6 +258,7 @@ class SavedScreen(Page):
 
     def open(self, game_id: int) -> None:
         def opened(_: object) -> None:
+            self.app.show_message()  # the opened game's snapshot, drawn now rather than in the next frame
             game_page = self.app.pages["game"]
             self.app.go("end" if game_page.over(self.app.message) else "game")
 

@@ -2,8 +2,10 @@
 toast that answers every tap that was refused.
 
 The table publishes a snapshot after every committed action; :meth:`CompanionApp.on_message`
-renders it at once on the loop (so the next frame shows it) and switches screens when a game is
-opened, closed or over.
+keeps it and draws it in the next frame (:meth:`CompanionApp.show_message`), before that frame is
+drawn: the table goes on publishing meanwhile (the phones get the same action's snapshot without
+waiting for the touchscreen), and of several snapshots before one frame only the newest is drawn.
+It also switches screens when a game is opened, closed or over.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from companion.core.errors import CompanionError
 from companion.core.jsonvalue import JSONObject
 from ui import theme
 from ui.controller import Controller
+from ui.memory import collector
 from ui.widgets import Toast
 
 log = logging.getLogger(__name__)
@@ -78,6 +81,8 @@ class CompanionApp(App):
         self.rendered_seq = -1
         self.rendered_frame = -1
         self._started = False
+        self._pending: JSONObject | None = None  # a snapshot to draw in the next frame
+        self._draw_pending: Any = None  # the trigger that draws it
 
     # -- building ------------------------------------------------------------------------------
     def build(self) -> FloatLayout:
@@ -148,13 +153,29 @@ class CompanionApp(App):
 
     # -- the table's public view ---------------------------------------------------------------
     def on_message(self, message: JSONObject) -> None:
-        """Render a snapshot now (same loop, so the next frame shows it)."""
+        """A new snapshot from the table: drawn in the next frame (at once before the app started)."""
+        self._pending = message
+        if not self._started:
+            self.show_message()
+        elif self._draw_pending is None:
+            from kivy.clock import Clock
+
+            self._draw_pending = Clock.create_trigger(lambda _dt: self.show_message(), -1)
+            self._draw_pending()
+        else:
+            self._draw_pending()
+
+    def show_message(self) -> None:
+        """Draw the newest snapshot (the screens show only what changed)."""
+        message, self._pending = self._pending, None
+        if message is None:
+            return
         previous = self.message
         self.message = message
         if message.get("type") != "state":
             if "game" in self.pages:
                 self.pages["game"].clear()
-            if "start" in self.pages:
+            if "start" in self.pages and self.screen == "start":
                 self.pages["start"].refresh()
             if self._started and self.screen in ("game", "end", "seats"):
                 self.go("start")
@@ -165,12 +186,13 @@ class CompanionApp(App):
         self.pages["end"].show(message)
         if self.screen == "seats":
             self.pages["seats"].update_from_message()
-        if "start" in self.pages:
+        if "start" in self.pages and self.screen == "start":  # else drawn when it is shown
             self.pages["start"].refresh()
         from kivy.clock import Clock
 
         self.rendered_seq = int(str(message.get("seq", -1)))
         self.rendered_frame = Clock.frames
+        collector.drawn()
         if not self._started:
             return
         was_over = previous.get("type") == "state" and not changed_game and game_page.over(previous)
@@ -232,7 +254,7 @@ class CompanionApp(App):
     def phones_changed(self, game_id: int) -> None:
         """A phone came or went: the table screen may say who has none (e.g. Mister X)."""
         if game_id == self.ctl.game_id and self.screen == "game":
-            self.pages["game"].refresh()
+            self.pages["game"].update()
 
     # -- doing things --------------------------------------------------------------------------
     def run(
@@ -323,10 +345,10 @@ class CompanionApp(App):
     def vanished(self, message: JSONObject, since: int) -> None:
         """A half-done choice on this screen (a figure's destinations, a room to tap) was cleared
         because another device acted first: say who and what, so nobody wonders where it went."""
-        if self.busy():
-            return  # this screen's own action is on its way: nothing vanished
-        what, source = self.last_action_words(message)
         last = message.get("last")
+        if self.busy() or (isinstance(last, dict) and last.get("source") == "touchscreen"):
+            return  # this screen's own action (on its way, or done): nothing vanished
+        what, source = self.last_action_words(message)
         newer = isinstance(last, dict) and isinstance(last.get("seq"), int) and int(str(last["seq"])) > since
         if newer and what and source:
             words = self.ctl.t("ui.vanished.by", who=source, what=what)

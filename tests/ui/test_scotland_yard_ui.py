@@ -164,7 +164,8 @@ def test_scotland_yard_with_mister_x_on_a_phone(app: AppProcess) -> None:
         # Round 1: Mister X moves (safely) on his phone; the table shows the ticket at once.
         secret = phone.state()["view"]["secret"]
         x1 = x_move(phone, want_threat=False)
-        state = app.state()  # no waiting: the screen was drawn before the phone got its ack
+        # The touchscreen draws it in its next frame (the phones do not wait for the touchscreen's drawing).
+        state = app.wait_seq(x1["seq"])
         assert state["seq"] == x1["seq"]
         assert state["tids"]["sy.log.1.main"]["text"] == text(f"ui.sy.short.{x1['ticket']}", {}, "en", ("ui",))
         assert str(x1["station"]) not in state["tids"]["sy.log.1.main"]["text"]

@@ -4,11 +4,18 @@ A :class:`TableView` renders one public snapshot (``{"type": "state", "seq", "vi
 "can_undo", ...}``) and sends intents built only from ``legal``, with the ``seq`` of the snapshot
 it shows. No game rule lives here: a choice a screen needs but ``legal`` does not list is reported
 to the game's authors, never computed in the UI.
+
+A table screen is a list of panels (:meth:`TableView.panels`): each a :class:`~ui.parts.Part`, the
+function that draws it and what it draws from (pieces of the view, legal actions, the screen's own
+choices). A new snapshot redraws only the panels, rows and cells whose arguments changed
+(:mod:`ui.parts`); the rest of the screen — an open picker, a half-entered count — is not touched.
+A button that acts is made by :meth:`TableView.action_button`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from kivy.metrics import dp
@@ -18,7 +25,8 @@ from kivy.uix.widget import Widget
 from companion.core.jsonvalue import JSON, JSONObject
 from companion.games import facts, game_names, preferences
 from ui import theme
-from ui.widgets import Lbl, fit_height, vbox
+from ui.parts import Part, forget, sync
+from ui.widgets import Btn, Lbl, fit_height, vbox
 
 if TYPE_CHECKING:
     from ui.shell import CompanionApp
@@ -90,30 +98,62 @@ class TableView(BoxLayout):
     def send(self, intent: JSONObject, ok: Callable[[Any], object] | None = None) -> None:
         self.app.submit(intent, self.seq, ok, num(self.msg.get("game_id")))
 
-    # -- what a game provides -----------------------------------------------------------------------
+    def action_button(self, label: str, act: JSONObject | Callable[[], object], tid: str, **style: Any) -> Btn:
+        """The one way a table screen offers an action: a button that sends ``act`` (an intent built
+        from ``legal``) against the snapshot on screen, or calls ``act`` (a choice that needs more
+        than one tap: a dialog, a room to pick). ``style``: :class:`~ui.widgets.Btn`'s looks."""
+        on = act if callable(act) else partial(self.send, act)
+        return Btn(label, on, tid=tid, **style)
+
+    # -- drawing ---------------------------------------------------------------------------------
     def render(self, msg: JSONObject) -> None:
+        """Show a new snapshot: only what changed is drawn again."""
         was_half_done, before = self.half_done(), self.seq
         self.msg = msg
         self.seq = num(msg.get("seq"))
-        self.clear_widgets()
-        self.build()
+        self.settle()
+        self.draw()
         if was_half_done and not self.half_done() and self.seq != before:
             self.app.vanished(msg, before)
+
+    def draw(self) -> None:
+        parts = self.panels()
+        if parts is None:  # a screen not yet written as panels: drawn whole
+            self.clear_widgets()
+            self.build()
+            return
+        sync(self, parts)
+
+    def forget(self) -> None:
+        """Draw everything anew next time (the language changed)."""
+        forget(self)
+
+    def redraw(self, **local: Any) -> None:
+        """Change what only this screen remembers (a selected figure, a chosen room...) and draw
+        again (the panels that show it)."""
+        for name, value in local.items():
+            setattr(self, name, value)
+        self.settle()
+        self.draw()
+
+    # -- what a game provides -----------------------------------------------------------------------
+    def panels(self) -> Sequence[Part] | None:
+        """The screen, top to bottom: each panel with what it is drawn from (see :mod:`ui.parts`).
+        ``None``: the screen is drawn whole by :meth:`build` on every snapshot."""
+        return None
+
+    def build(self) -> None:
+        """The whole screen at once (a screen whose :meth:`panels` is ``None``)."""
+        raise NotImplementedError
+
+    def settle(self) -> None:
+        """Before a new snapshot is drawn: drop the screen's own choices it no longer allows (a
+        figure that cannot move any more)."""
 
     def half_done(self) -> bool:
         """Is a choice under way on this screen (a figure picked, its destination not yet)?
         If a new state clears it, the screen says why (:meth:`CompanionApp.vanished`)."""
         return False
-
-    def build(self) -> None:
-        raise NotImplementedError
-
-    def redraw(self, **local: Any) -> None:
-        """Change what only this screen remembers (a selected figure, a chosen room...) and draw again."""
-        for name, value in local.items():
-            setattr(self, name, value)
-        self.clear_widgets()
-        self.build()
 
     def status(self, msg: JSONObject) -> str:
         """One short line for the header: round, whose turn."""

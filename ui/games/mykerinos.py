@@ -7,7 +7,7 @@ Everything in Mykerinos is public, so the table sees what the phones see.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import partial
 from typing import Any
 
@@ -18,6 +18,7 @@ from companion.core.jsonvalue import JSON, JSONObject
 from ui import theme
 from ui.games import base
 from ui.games.base import num, obj, preference, seq_of, strs, txt
+from ui.parts import Part
 from ui.widgets import (
     Btn,
     Chip,
@@ -71,6 +72,30 @@ def _settings(page: Any) -> list[Widget]:
         tid="settings.myk.layout",
     )
     return [page.setting(page.t("ui.settings.myk.layout"), layout, page.t("ui.settings.myk.layout_note"))]
+
+
+def top_row() -> Widget:
+    return hbox(size_hint_y=None, height=dp(196))
+
+
+def player_row(four: bool) -> Widget:
+    return hbox(size_hint_y=None, height=dp(27) if four else dp(30))
+
+
+def number(value: str, tid: str, score: bool) -> Widget:
+    if score:
+        return Lbl(value, bold=True, size=theme.FONT_BIG, halign="center", size_hint_x=None, width=dp(40), tid=tid)
+    return Lbl(value, halign="center", colour=theme.ACCENT, size_hint_x=None, width=dp(48), tid=tid)
+
+
+def supply_label(supply: str, tid: str) -> Widget:
+    return Lbl(supply, halign="center", size_hint_x=None, width=dp(60), one_line=True, tid=tid)
+
+
+def players_box(four: bool) -> Widget:
+    return Panel(
+        orientation="vertical", size_hint_x=None, width=dp(372), padding=dp(6), spacing=dp(2) if four else dp(3)
+    )
 
 
 class TableView(base.TableView):
@@ -133,7 +158,7 @@ class TableView(base.TableView):
         )
 
     # -- the screen -------------------------------------------------------------------------------
-    def build(self) -> None:
+    def settle(self) -> None:
         acts = self.actions()
         drawn = txt(self.view.get("start_player"))
         if self.drew_start and drawn:
@@ -143,8 +168,7 @@ class TableView(base.TableView):
             self.room_for = None
         if self.room_for == "sir_brown" and "myk.sir_brown" not in acts:
             self.room_for = None
-        counting = "myk.zone_counts" in acts
-        if counting:
+        if "myk.zone_counts" in acts:
             # every season counts zones 1, 2, ... again: a new season's zone starts from nothing
             zone = (
                 num(self.msg.get("game_id")),
@@ -155,12 +179,36 @@ class TableView(base.TableView):
                 # the last zone starts from what the books leave there: the table confirms or changes it
                 expected = obj(acts["myk.zone_counts"].get("expected"))
                 self.counts_zone, self.counts = zone, {c: num(n) for c, n in expected.items()}
-        top = hbox(self.players_panel(), self.action_panel(acts), size_hint_y=None, height=dp(196))
-        self.add_widget(top)
-        missed = self.last_zone_missed()
-        if missed is not None:
-            self.add_widget(missed)
-        self.add_widget(self.counts_panel(acts["myk.zone_counts"]) if counting else self.museum_panel(acts))
+
+    def panels(self) -> Sequence[Part]:
+        """The players and what to do now; what a lower count of the last zone points back to;
+        below, the zone counts being entered or the museum. Each drawn from the pieces of the view
+        it shows."""
+        v = self.view
+        acts = self.actions()
+        top = Part(
+            "top",
+            top_row,
+            children=[
+                self.players_part(),
+                # what to do now reads the whole snapshot and the screen's own choices
+                Part("action", self.action_panel, self.msg, self.room_for, tuple(self.patron_order)),
+            ],
+        )
+        parts = [top]
+        last = obj(obj(v.get("survey")).get("last"))  # the last zone of a season, while it is counted
+        if obj(last.get("missed")):
+            parts.append(Part("missed", self.missed_note, last))
+        if "myk.zone_counts" in acts:
+            # the steppers hold the counts being entered: kept while the zone is the same
+            parts.append(Part("counts", self.counts_panel, acts["myk.zone_counts"], self.counts_zone, last))
+        else:
+            legal = self.legal_rooms(acts)
+            parts.append(Part("museum", self.museum_panel, v.get("museum"), v.get("wings"), v.get("layout"), legal))
+        return parts
+
+    def missed_note(self, last: JSONObject) -> Widget:
+        return self.last_zone_missed() or Widget()
 
     # the last zone of a season: the books' count to confirm, and what a lower count points back to
     def zone_counts_words(self, counts: JSONObject) -> str:
@@ -200,17 +248,28 @@ class TableView(base.TableView):
         return Lbl(words, colour=theme.WARN, size=theme.FONT_SMALL, wrap=True, tid="myk.last_zone_missed")
 
     # players, pass track, supplies
-    def players_panel(self) -> Widget:
+    def players_part(self) -> Part:
         v = self.view
         players = obj(v.get("players"))
-        general = obj(v.get("general"))
         turn = txt(obj(v.get("turn")).get("seat"))
         seats = [txt(s) for s in seq_of(v.get("seats"))]
         four = len(seats) > 3  # four rows, the pass track and the supply fit the panel only a little closer
-        box = Panel(
-            orientation="vertical", size_hint_x=None, width=dp(372), padding=dp(6), spacing=dp(2) if four else dp(3)
+        rows = [self.player_part(seat, players.get(seat), seat == turn, four) for seat in seats]
+        return Part(
+            "players",
+            players_box,
+            four,
+            children=[
+                Part("head", self.players_head),
+                *rows,
+                Part("pass_track", self.pass_track, v.get("pass_track")),
+                Part("general", self.general_supply, v.get("general")),
+                Part("rest", Widget),
+            ],
         )
-        head = hbox(
+
+    def players_head(self) -> Widget:
+        return hbox(
             Lbl("", size_hint_x=None, width=dp(76)),
             *(
                 Lbl(
@@ -228,91 +287,87 @@ class TableView(base.TableView):
             size_hint_y=None,
             height=dp(18),
         )
-        box.add_widget(head)
-        for seat in seats:
-            p = obj(players.get(seat))
-            supply = str(num(p.get("supply")))
-            if "neutral_supply" in p:
-                supply += f"+{num(p.get('neutral_supply'))}"
-            cards = obj(p.get("cards"))
-            ready = obj(p.get("ready"))
-            chips = hbox(spacing=dp(2))
-            for patron in strs(self.facts.get("patrons")):
-                held = num(cards.get(patron))
-                chip = Chip(
-                    str(held) if held else "",
-                    PATRON_COLOUR[patron],
-                    PATRON_TEXT.get(patron, theme.TEXT),
-                    size=dp(15),
-                    bold=True,
-                )
-                chip.opacity = 1.0 if num(ready.get(patron)) else (0.45 if held else 0.18)
-                chip.tid = f"myk.cards.{seat}.{patron}"
-                chips.add_widget(chip)
-            if num(p.get("blank")):
-                chips.add_widget(Chip("5", theme.PANEL_HI, size=dp(15)))
-            row = hbox(
-                Chip(
-                    self.colour_name(seat),
-                    MYK_COLOUR.get(seat, theme.ACCENT),
-                    theme.on_player_colour(seat),
-                    size=theme.FONT_SMALL,
-                    width=dp(76),
-                    bold=seat == turn,
-                    one_line=True,
-                ),
-                Lbl(
-                    str(num(p.get("score"))),
-                    bold=True,
-                    size=theme.FONT_BIG,
-                    halign="center",
-                    size_hint_x=None,
-                    width=dp(40),
-                    tid=f"myk.score.{seat}",
-                ),
-                Lbl(
-                    str(num(p.get("projection"))),
-                    halign="center",
-                    colour=theme.ACCENT,
-                    size_hint_x=None,
-                    width=dp(48),
-                    tid=f"myk.projection.{seat}",
-                ),
-                Lbl(supply, halign="center", size_hint_x=None, width=dp(60), one_line=True, tid=f"myk.supply.{seat}"),
-                chips,
-                size_hint_y=None,
-                height=dp(27) if four else dp(30),
+
+    def player_part(self, seat: str, player: JSON, turn: bool, four: bool) -> Part:
+        """A player's score, projection, supply and cards (bright: ready to play); each made again
+        only when it changes."""
+        p = obj(player)
+        supply = str(num(p.get("supply")))
+        if "neutral_supply" in p:
+            supply += f"+{num(p.get('neutral_supply'))}"
+        cards = obj(p.get("cards"))
+        ready = obj(p.get("ready"))
+        patrons = strs(self.facts.get("patrons"))
+        held = tuple((num(cards.get(patron)), bool(num(ready.get(patron)))) for patron in patrons)
+        return Part(
+            f"seat.{seat}",
+            player_row,
+            four,
+            children=[
+                Part("who", self.player_chip, seat, turn),
+                Part("score", number, str(num(p.get("score"))), f"myk.score.{seat}", True),
+                Part("projection", number, str(num(p.get("projection"))), f"myk.projection.{seat}", False),
+                Part("supply", supply_label, supply, f"myk.supply.{seat}"),
+                Part("cards", self.player_cards, seat, held, bool(num(p.get("blank")))),
+            ],
+        )
+
+    def player_chip(self, seat: str, turn: bool) -> Widget:
+        return Chip(
+            self.colour_name(seat),
+            MYK_COLOUR.get(seat, theme.ACCENT),
+            theme.on_player_colour(seat),
+            size=theme.FONT_SMALL,
+            width=dp(76),
+            bold=turn,
+            one_line=True,
+        )
+
+    def player_cards(self, seat: str, held: tuple[tuple[int, bool], ...], blank: bool) -> Widget:
+        chips = hbox(spacing=dp(2))
+        for patron, (count, ready) in zip(strs(self.facts.get("patrons")), held, strict=True):
+            chip = Chip(
+                str(count) if count else "",
+                PATRON_COLOUR[patron],
+                PATRON_TEXT.get(patron, theme.TEXT),
+                size=dp(15),
+                bold=True,
             )
-            box.add_widget(row)
-        track = [seq_of(t) for t in seq_of(v.get("pass_track"))]
+            chip.opacity = 1.0 if ready else (0.45 if count else 0.18)
+            chip.tid = f"myk.cards.{seat}.{patron}"
+            chips.add_widget(chip)
+        if blank:
+            chips.add_widget(Chip("5", theme.PANEL_HI, size=dp(15)))
+        return chips
+
+    def pass_track(self, pass_track: JSON) -> Widget:
+        track = [seq_of(t) for t in seq_of(pass_track)]
         passed = ", ".join(f"{num(t[1])}. {self.colour_name(txt(t[0]))}" for t in track if len(t) >= 2)
-        box.add_widget(
-            Lbl(
-                self.t("ui.myk.pass_track", track=passed or "–"),
-                size=theme.FONT_SMALL,
-                one_line=True,
-                size_hint_y=None,
-                height=dp(20),
-                tid="myk.pass_track",
-            )
+        return Lbl(
+            self.t("ui.myk.pass_track", track=passed or "–"),
+            size=theme.FONT_SMALL,
+            one_line=True,
+            size_hint_y=None,
+            height=dp(20),
+            tid="myk.pass_track",
         )
+
+    def general_supply(self, general_: JSON) -> Widget:
+        general = obj(general_)
         gen = ", ".join(f"{self.colour_name(c)} {num(general.get(c))}" for c in general)
-        box.add_widget(
-            Lbl(
-                self.t("ui.myk.general", supply=gen),
-                size=theme.FONT_SMALL,
-                colour=theme.MUTED,
-                one_line=True,
-                size_hint_y=None,
-                height=dp(20),
-            )
+        return Lbl(
+            self.t("ui.myk.general", supply=gen),
+            size=theme.FONT_SMALL,
+            colour=theme.MUTED,
+            one_line=True,
+            size_hint_y=None,
+            height=dp(20),
         )
-        box.add_widget(Widget())
-        return box
 
     # what to do now
-    def action_panel(self, acts: dict[str, JSONObject]) -> Widget:
+    def action_panel(self, msg: JSONObject, room_for: str | None, patron_order: tuple[str, ...]) -> Widget:
         v = self.view
+        acts = self.actions()
         phase = txt(v.get("phase"))
         box = Panel(orientation="vertical", padding=dp(6), spacing=dp(4))
         if phase == "setup":
@@ -344,10 +399,10 @@ class TableView(base.TableView):
             for action in seq_of(acts["myk.neutral"].get("actions")):
                 a = txt(action)
                 grid.add_widget(
-                    Btn(
+                    self.action_button(
                         self.t(f"ui.myk.neutral.{a}"),
-                        partial(self.send, {"kind": "myk.neutral", "seat": seat, "action": a}),
-                        tid=f"myk.neutral.{a}",
+                        {"kind": "myk.neutral", "seat": seat, "action": a},
+                        f"myk.neutral.{a}",
                         size=theme.FONT_SMALL,
                     )
                 )
@@ -378,10 +433,10 @@ class TableView(base.TableView):
                 with_patron = self.t("ui.pair", label=self.patron(p), value=self.t(f"ui.myk.with.{a}")) if p else ""
                 label = self.t(f"ui.myk.{a}") if p is None else with_patron
                 grid.add_widget(
-                    Btn(
+                    self.action_button(
                         label,
-                        partial(self.send, {"kind": "myk.excavate", "seat": seat, "action": a, "patron": p}),
-                        tid=f"myk.excavate.{a}.{p or 'plain'}",
+                        {"kind": "myk.excavate", "seat": seat, "action": a, "patron": p},
+                        f"myk.excavate.{a}.{p or 'plain'}",
                         size=theme.FONT_SMALL,
                     )
                 )
@@ -391,10 +446,10 @@ class TableView(base.TableView):
             )
         if "myk.pass" in acts:
             grid.add_widget(
-                Btn(
+                self.action_button(
                     self.t("ui.myk.pass"),
-                    lambda: self.send({"kind": "myk.pass", "seat": seat}),
-                    tid="myk.pass",
+                    {"kind": "myk.pass", "seat": seat},
+                    "myk.pass",
                     colour=theme.WARN,
                     text_colour=theme.rgb("#111111"),
                     size=theme.FONT_SMALL,
@@ -417,10 +472,10 @@ class TableView(base.TableView):
             )
         if "myk.draw_patrons" in acts:
             row.add_widget(
-                Btn(
+                self.action_button(
                     self.t("ui.myk.draw_patrons"),
-                    lambda: self.send({"kind": "myk.draw_patrons"}),
-                    tid="myk.draw_patrons",
+                    {"kind": "myk.draw_patrons"},
+                    "myk.draw_patrons",
                     size=theme.FONT_SMALL,
                 )
             )
@@ -559,19 +614,19 @@ class TableView(base.TableView):
             )
         if "myk.decline" in acts:
             grid.add_widget(
-                Btn(
+                self.action_button(
                     self.t("ui.myk.decline"),
-                    lambda: self.send({"kind": "myk.decline", "seat": txt(acts["myk.decline"].get("seat"))}),
-                    tid="myk.decline",
+                    {"kind": "myk.decline", "seat": txt(acts["myk.decline"].get("seat"))},
+                    "myk.decline",
                     size=theme.FONT_SMALL,
                 )
             )
         if "myk.neutral_pick" in acts:
             grid.add_widget(
-                Btn(
+                self.action_button(
                     self.t("ui.myk.neutral_picked"),
-                    lambda: self.send({"kind": "myk.neutral_pick", "seat": txt(acts["myk.neutral_pick"].get("seat"))}),
-                    tid="myk.neutral_pick",
+                    {"kind": "myk.neutral_pick", "seat": txt(acts["myk.neutral_pick"].get("seat"))},
+                    "myk.neutral_pick",
                     size=theme.FONT_SMALL,
                 )
             )
@@ -579,7 +634,7 @@ class TableView(base.TableView):
         box.add_widget(Widget())
         return box
 
-    def counts_panel(self, action: JSONObject) -> Widget:
+    def counts_panel(self, action: JSONObject, zone: tuple[int, int, int] | None, last: JSONObject) -> Widget:
         cap = obj(action.get("max"))
         grid = autogrid(2, dp(8), row_force_default=True, row_default_height=theme.TOUCH)
         for colour in cap:
@@ -668,16 +723,18 @@ class TableView(base.TableView):
         self.send({"kind": kind, "seat": seat, "room": room})
 
     # the museum
-    def museum_panel(self, acts: dict[str, JSONObject]) -> Widget:
-        v = self.view
-        museum = obj(v.get("museum"))
-        wings = [txt(w) for w in seq_of(v.get("wings"))]
-        legal: set[str] = set()
+    def legal_rooms(self, acts: dict[str, JSONObject]) -> frozenset[str]:
+        """The rooms to tap now (a room being chosen for a museum card or Sir Brown)."""
         if self.room_for == "museum" and "myk.museum" in acts:
-            legal = {txt(r) for r in seq_of(acts["myk.museum"].get("rooms"))}
-        elif self.room_for == "sir_brown" and "myk.sir_brown" in acts:
-            legal = {txt(r) for r in seq_of(acts["myk.sir_brown"].get("rooms"))}
-        layout = txt(v.get("layout"), "line4")
+            return frozenset(txt(r) for r in seq_of(acts["myk.museum"].get("rooms")))
+        if self.room_for == "sir_brown" and "myk.sir_brown" in acts:
+            return frozenset(txt(r) for r in seq_of(acts["myk.sir_brown"].get("rooms")))
+        return frozenset()
+
+    def museum_panel(self, museum_: JSON, wings_: JSON, layout_: JSON, legal: frozenset[str]) -> Widget:
+        museum = obj(museum_)
+        wings = [txt(w) for w in seq_of(wings_)]
+        layout = txt(layout_, "line4")
         _, twos = rooms_of(layout)
         row = hbox(spacing=dp(4))
         for wing in range(1, 6):
@@ -729,7 +786,7 @@ class TableView(base.TableView):
         )
         return Panel(title, row, orientation="vertical", padding=dp(6), spacing=dp(4))
 
-    def room(self, room: str, museum: JSONObject, legal: set[str]) -> Widget:
+    def room(self, room: str, museum: JSONObject, legal: frozenset[str]) -> Widget:
         value = room.rsplit(":", 1)[1]
         holder = museum.get(room)
         if room in legal:

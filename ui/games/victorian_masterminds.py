@@ -9,7 +9,7 @@ the city, and the agent is named when its stack is turned over.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import partial
 from typing import Any
 
@@ -22,6 +22,7 @@ from companion.core.jsonvalue import JSON, JSONObject
 from ui import theme
 from ui.games import base
 from ui.games.base import num, obj, preference, seq_of, strs, txt
+from ui.parts import Part
 from ui.widgets import (
     Btn,
     Chip,
@@ -94,6 +95,24 @@ STACK_LINES = frozenset(
 )
 
 
+def top_row() -> Widget:
+    return hbox(size_hint_y=None, height=dp(150))
+
+
+def cities_row() -> Widget:
+    return hbox(size_hint_y=None, height=dp(110))
+
+
+def level_why_line(why: str) -> Widget:
+    return Lbl(
+        why, size=theme.FONT_SMALL, colour=theme.ACCENT, size_hint_y=None, height=dp(20), fit=dp(11), tid="vm.level_why"
+    )
+
+
+def city_mission(words: str) -> Widget:
+    return Lbl(words, size=theme.FONT_SMALL, colour=theme.MUTED, one_line=True, size_hint_y=None, height=dp(18))
+
+
 class TableView(base.TableView):
     game = "victorian_masterminds"
 
@@ -162,27 +181,40 @@ class TableView(base.TableView):
         return self.recycling is not None
 
     # -- the screen -------------------------------------------------------------------------------
-    def build(self) -> None:
+    def settle(self) -> None:
         if self.recycling is not None and "vm.place" not in self.actions():
             self.recycling = None
-        top = hbox(self.level_panel(), self.firepower_panel(), self.action_panel(), size_hint_y=None, height=dp(150))
-        self.add_widget(top)
+
+    def panels(self) -> Sequence[Part]:
+        """The level, the firepower and what to do now; why the level changed last; the five
+        cities; the stack being resolved or the tallies. Each drawn from the pieces of the view it
+        shows (a player's tallies stay the same object while unchanged: ``companion.core.shared``)."""
+        v = self.view
+        labels = self.labels()
+        firepowers = tuple(num(p.get("firepower")) for p in self.players())
+        top = Part(
+            "top",
+            top_row,
+            children=[
+                Part("level", self.level_panel, v.get("level"), v.get("final_round")),
+                Part("firepower", self.firepower_panel, labels, firepowers, v.get("active"), v.get("phase")),
+                # what to do now reads the whole snapshot and the screen's own choices
+                Part("action", self.action_panel, self.msg, self.recycling, tuple(self.scanned)),
+            ],
+        )
+        parts = [top]
         why = self.level_why()
         if why:  # every change of the level says why (a capture, the table's correction)
-            self.add_widget(
-                Lbl(
-                    why,
-                    size=theme.FONT_SMALL,
-                    colour=theme.ACCENT,
-                    size_hint_y=None,
-                    height=dp(20),
-                    fit=dp(11),
-                    tid="vm.level_why",
-                )
-            )
-        self.add_widget(self.cities_row())
+            parts.append(Part("level_why", level_why_line, why))
+        parts.append(Part("cities", cities_row, children=self.city_parts()))
         stack = self.stack_to_show()
-        self.add_widget(self.stack_panel(stack) if stack else self.tally())
+        if stack:
+            parts.append(Part("stack", self.stack_panel, stack, v.get("resolution") is not None, labels))
+        else:
+            parts.append(
+                Part("tally", self.tally, tuple(p.get(key) for p in self.players() for key in self.tally_keys()))
+            )
+        return parts
 
     def stack_to_show(self) -> JSONObject | None:
         """The stack being resolved, or the one resolved last while nothing else happened since
@@ -235,9 +267,8 @@ class TableView(base.TableView):
             ability = self.t("ui.vm.step.ability_first") + " – " + ability
         return loot, ability
 
-    def stack_panel(self, r: JSONObject) -> Widget:
+    def stack_panel(self, r: JSONObject, current: bool, labels: tuple[tuple[str, str, str], ...]) -> Widget:
         """Every agent of the stack, first placed first: its loot and what its ability did."""
-        current = self.view.get("resolution") is not None
         city = self.name("city", txt(r.get("city")))
         title = self.t("ui.vm.stack.now" if current else "ui.vm.stack.last", city=city)
         head = hbox(
@@ -283,11 +314,8 @@ class TableView(base.TableView):
         panel.tid = "vm.stack"
         return panel
 
-    def level_panel(self) -> Widget:
-        v = self.view
-        level = Lbl(
-            str(num(v.get("level"))), size=dp(84), bold=True, halign="center", colour=theme.WARN, tid="vm.level"
-        )
+    def level_panel(self, level_: JSON, final_round: JSON) -> Widget:
+        level = Lbl(str(num(level_)), size=dp(84), bold=True, halign="center", colour=theme.WARN, tid="vm.level")
         box = Panel(
             Lbl(
                 self.t("ui.vm.level"),
@@ -304,7 +332,7 @@ class TableView(base.TableView):
             padding=dp(4),
             spacing=0,
         )
-        final = obj(v.get("final_round"))
+        final = obj(final_round)
         if final.get("triggered"):
             left = final.get("turns_left")
             words = self.t("ui.vm.final_now") if left is None else self.t("ui.vm.final_left", turns=num(left))
@@ -337,7 +365,17 @@ class TableView(base.TableView):
         words: dict[str, JSON] = {"from": num(change.get("from")), "to": num(change.get("to")), "why": reason}
         return self.t("vm.level_change", **words)
 
-    def firepower_panel(self) -> Widget:
+    def labels(self) -> tuple[tuple[str, str, str], ...]:
+        """What a player's label is made from (:meth:`seat_label`): seat, colour, name."""
+        return tuple((txt(p.get("seat")), txt(p.get("colour")), txt(p.get("name"), "")) for p in self.players())
+
+    def tally_keys(self) -> tuple[str, ...]:
+        """What the tallies show of a player (and its label, for its row)."""
+        return ("seat", "colour", "name", *strs(self.facts.get("tally")), "score")
+
+    def firepower_panel(
+        self, labels: tuple[tuple[str, str, str], ...], firepowers: tuple[int, ...], active_: JSON, phase: JSON
+    ) -> Widget:
         box = Panel(
             Lbl(self.t("ui.vm.firepower"), size=theme.FONT_SMALL, colour=theme.MUTED, size_hint_y=None, height=dp(20)),
             orientation="vertical",
@@ -346,16 +384,15 @@ class TableView(base.TableView):
             padding=dp(6),
             spacing=dp(2),
         )
-        active = txt(self.view.get("active"))
-        for p in self.players():
-            seat, colour = txt(p.get("seat")), txt(p.get("colour"))
-            now = seat == active and txt(self.view.get("phase")) == "turn"
+        active = txt(active_)
+        for (seat, colour, _), firepower in zip(labels, firepowers, strict=True):
+            now = seat == active and txt(phase) == "turn"
             box.add_widget(
                 hbox(
                     Chip("", theme.player_colour(colour), width=dp(14), height=dp(22)),
                     Lbl(self.seat_label(seat), bold=now, one_line=True, colour=theme.TEXT if now else theme.MUTED),
                     Lbl(
-                        str(num(p.get("firepower"))),
+                        str(firepower),
                         size=theme.FONT_BIG,
                         bold=True,
                         halign="right",
@@ -371,74 +408,80 @@ class TableView(base.TableView):
         return box
 
     # the five cities
-    def cities_row(self) -> Widget:
+    def city_parts(self) -> list[Part]:
+        """A city each: its stack's height, its standing buildings, its mission; tap it to place an
+        agent there while that is legal (the card changes, its contents stay)."""
         v = self.view
         cities = obj(v.get("cities"))
         stacks = obj(v.get("stacks"))
         place = self.actions().get("vm.place")
         placeable = {txt(c) for c in seq_of(place.get("cities"))} if place and self.can_place_here(place) else set()
-        row = hbox(size_hint_y=None, height=dp(110))
+        parts = []
         for city in strs(self.facts.get("cities")):
             info = obj(cities.get(city))
-            height = num(stacks.get(city))
-            count = Chip(
-                str(height),
-                theme.ACCENT if height else theme.PANEL,
-                theme.TEXT if height else theme.LINE,
-                size=theme.FONT,
-                bold=True,
-                width=dp(26),
-                height=dp(24),
-            )
-            count.tid = f"vm.stack.{city}"
-            title = hbox(
-                Lbl(self.name("city", city), bold=True, one_line=True),
-                count,
-                spacing=dp(2),
-                size_hint_y=None,
-                height=dp(26),
-            )
-            standing = {txt(b) for b in seq_of(info.get("standing"))}
-            grid = GridLayout(cols=2, spacing=dp(3), size_hint_y=None, height=dp(46))
-            for building in strs(self.facts.get("buildings")):
-                up = building in standing
-                grid.add_widget(
-                    Chip(
-                        self.t(f"ui.vm.short.{building}"),
-                        theme.PANEL_HI if up else theme.BACKGROUND,
-                        theme.TEXT if up else theme.LINE,
-                        size=dp(14),
-                    )
-                )
+            standing = frozenset(txt(b) for b in seq_of(info.get("standing")))
             mission = info.get("mission")
             if isinstance(mission, dict):
                 reward = mission.get("reward")
                 words = self.t("ui.vm.mission", reward=reward if isinstance(reward, int) else "?")
             else:
                 words = self.t("ui.vm.no_mission")
-            children = (
-                title,
-                grid,
-                Lbl(words, size=theme.FONT_SMALL, colour=theme.MUTED, one_line=True, size_hint_y=None, height=dp(18)),
+            inside = [
+                Part("title", self.city_title, city, num(stacks.get(city))),
+                Part("buildings", self.city_buildings, standing),
+                Part("mission", city_mission, words),
+            ]
+            parts.append(Part(f"city.{city}", self.city_card, city, city in placeable, children=inside))
+        return parts
+
+    def city_card(self, city: str, placeable: bool) -> Widget:
+        if placeable:
+            return TapPanel(
+                partial(self.place, city),
+                tid=f"vm.place.{city}",
+                orientation="vertical",
+                padding=dp(4),
+                spacing=dp(2),
             )
-            if city in placeable:
-                card: Widget = TapPanel(
-                    partial(self.place, city),
-                    tid=f"vm.place.{city}",
-                    orientation="vertical",
-                    padding=dp(4),
-                    spacing=dp(2),
+        card = Panel(orientation="vertical", padding=dp(4), spacing=dp(2))
+        card.tid = f"vm.city.{city}"
+        return card
+
+    def city_title(self, city: str, height: int) -> Widget:
+        count = Chip(
+            str(height),
+            theme.ACCENT if height else theme.PANEL,
+            theme.TEXT if height else theme.LINE,
+            size=theme.FONT,
+            bold=True,
+            width=dp(26),
+            height=dp(24),
+        )
+        count.tid = f"vm.stack.{city}"
+        return hbox(
+            Lbl(self.name("city", city), bold=True, one_line=True),
+            count,
+            spacing=dp(2),
+            size_hint_y=None,
+            height=dp(26),
+        )
+
+    def city_buildings(self, standing: frozenset[str]) -> Widget:
+        grid = GridLayout(cols=2, spacing=dp(3), size_hint_y=None, height=dp(46))
+        for building in strs(self.facts.get("buildings")):
+            up = building in standing
+            grid.add_widget(
+                Chip(
+                    self.t(f"ui.vm.short.{building}"),
+                    theme.PANEL_HI if up else theme.BACKGROUND,
+                    theme.TEXT if up else theme.LINE,
+                    size=dp(14),
                 )
-            else:
-                card = Panel(orientation="vertical", padding=dp(4), spacing=dp(2))
-                card.tid = f"vm.city.{city}"
-            for child in children:
-                card.add_widget(child)
-            row.add_widget(card)
-        return row
+            )
+        return grid
 
     # players' tallies and the running score
-    def tally(self) -> Widget:
+    def tally(self, shown: tuple[JSON, ...]) -> Widget:
         keys = strs(self.facts.get("tally"))  # a count, or a list whose length is shown
         grid = autogrid(len(keys) + 2, (dp(2), dp(1)), row_force_default=True, row_default_height=dp(27))
         grid.add_widget(Lbl("", size_hint_x=None, width=dp(150)))
@@ -472,7 +515,7 @@ class TableView(base.TableView):
         return scroll(fit_height(vbox(grid)), tid="vm.tally")
 
     # what to do now
-    def action_panel(self) -> Widget:
+    def action_panel(self, msg: JSONObject, recycling: str | None, scanned: tuple[str, ...]) -> Widget:
         v = self.view
         acts = self.actions()
         phase = txt(v.get("phase"))
@@ -481,10 +524,10 @@ class TableView(base.TableView):
             box.add_widget(Lbl(self.t("ui.vm.start_note"), wrap=True, colour=theme.MUTED))
             if "vm.start" in acts:
                 box.add_widget(
-                    Btn(
+                    self.action_button(
                         self.t("ui.vm.start"),
-                        lambda: self.send({"kind": "vm.start"}),
-                        tid="vm.start",
+                        {"kind": "vm.start"},
+                        "vm.start",
                         colour=theme.GOOD,
                         bold=True,
                     )
@@ -503,10 +546,10 @@ class TableView(base.TableView):
             cities = [txt(c) for c in seq_of(force.get("cities"))]
             box.add_widget(
                 flow(
-                    Btn(
+                    self.action_button(
                         self.name("city", c),
-                        partial(self.send, {"kind": "vm.force_resolve", "seat": active, "city": c}),
-                        tid=f"vm.force.{c}",
+                        {"kind": "vm.force_resolve", "seat": active, "city": c},
+                        f"vm.force.{c}",
                         width=dp(110),
                     )
                     for c in cities
@@ -519,10 +562,10 @@ class TableView(base.TableView):
             buttons = hbox(size_hint_y=None, height=theme.TOUCH)
             if "vm.extra_turn" in acts:
                 buttons.add_widget(
-                    Btn(
+                    self.action_button(
                         self.t("ui.vm.extra_turn"),
-                        lambda: self.send({"kind": "vm.extra_turn", "seat": active}),
-                        tid="vm.extra_turn",
+                        {"kind": "vm.extra_turn", "seat": active},
+                        "vm.extra_turn",
                         size=theme.FONT_SMALL,
                     )
                 )
@@ -537,10 +580,10 @@ class TableView(base.TableView):
                 )
             if "vm.end_turn" in acts:
                 buttons.add_widget(
-                    Btn(
+                    self.action_button(
                         self.t("ui.vm.end_turn"),
-                        lambda: self.send({"kind": "vm.end_turn", "seat": active}),
-                        tid="vm.end_turn",
+                        {"kind": "vm.end_turn", "seat": active},
+                        "vm.end_turn",
                         colour=theme.GOOD,
                         size=theme.FONT_SMALL,
                     )
@@ -735,10 +778,10 @@ class TableView(base.TableView):
 
         def answer(label: str, intent: JSONObject, tid: str, colour: Any = theme.BUTTON) -> None:
             answers.append(
-                Btn(
+                self.action_button(
                     label,
-                    partial(self.send, intent),
-                    tid=tid,
+                    intent,
+                    tid,
                     size=theme.FONT_SMALL,
                     height=theme.TOUCH_SMALL,
                     colour=colour,

@@ -10,9 +10,9 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 # Debian packages (trixie renamed some libraries, e.g. libzbar0t64, which apt picks for the old
 # name; the check accepts either): venv support, Kivy under X/Xvfb, the browser for the phone-page tests,
-# the QR decoder the tests use, systemd-analyze for the deploy/ unit checks, and tmux for the
-# command-line test in a real terminal.
-APT_PACKAGES := python3-venv xvfb libgl1-mesa-dri libegl1 libmtdev1 chromium libzbar0 xdotool systemd tmux
+# the QR decoder the tests use, systemd-analyze for the deploy/ unit checks, tmux for the
+# command-line test in a real terminal, and iproute2 (ip) for the boot test's network namespace.
+APT_PACKAGES := python3-venv xvfb libgl1-mesa-dri libegl1 libmtdev1 chromium libzbar0 xdotool systemd tmux iproute2
 
 .PHONY: run test bench apt venv lint clean pi-check bench-ai
 

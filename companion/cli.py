@@ -747,7 +747,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     del parser  # (the parser goes: `run` lives on)
     lang = args.lang or "en"
     try:
-        config = load_config(args.config)
+        try:
+            config = load_config(args.config)
+        except PermissionError as exc:
+            # status, doctor, hotspot status: what needs no secret, and what could not be read.
+            if not getattr(args, "without_config", False):
+                raise
+            from companion.appliance.access import unreadable_config
+
+            config = unreadable_config(exc)
         if args.data_dir:
             config = Config(**{**config.__dict__, "data_dir": Path(args.data_dir)})
         lang = args.lang or config.language

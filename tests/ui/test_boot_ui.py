@@ -22,7 +22,7 @@ import time
 from pathlib import Path
 
 import pytest
-from driver import AppProcess, xvfb
+from driver import AppProcess
 from PIL import Image
 from pyzbar.pyzbar import decode
 

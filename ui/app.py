@@ -224,7 +224,9 @@ class Services:
             pref=ctl.pref,
             set_pref=ctl.set_pref,
             language=lambda: ctl.lang,
+            warnings=ctl.health_words,  # the Pi's own, as on the start screen
         )
+        ctl.health_changed.append(ctl.host.refresh)
         self.runner = await server.serve(self.sockets)
         ctl.phones.server = server
 

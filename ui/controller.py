@@ -228,9 +228,9 @@ class Controller:
         for callback in list(self.address_changed):
             callback()
 
-    def health_words(self) -> list[str]:
+    def health_words(self, lang: str | None = None) -> list[str]:
         """The Pi's warnings (overlay file system, under-voltage, throttling) in the table's language."""
-        return [text(code, params, self.lang, ("companion.appliance",)) for code, params in self.health]
+        return [text(code, params, lang or self.lang, ("companion.appliance",)) for code, params in self.health]
 
     def set_health(self, warnings: list[tuple[str, dict[str, JSON]]]) -> None:
         if warnings != self.health:

@@ -19,12 +19,14 @@ from typing import TextIO
 
 from companion.app.autoplay import TablePlayer
 from companion.app.config import Config
+from companion.app.i18n import text
 from companion.app.preferences import PREF_LANGUAGE, Preferences
 from companion.app.qr import base_url, phone_address, qr_terminal, seat_url
 from companion.app.seats import TABLE_SEAT, SeatLinks
 from companion.app.store import Store
 from companion.app.table import Table
 from companion.app.writer import CommandServer, WriterLock
+from companion.appliance.health import HealthWatch
 from companion.appliance.hooks import lock_waiting, start_heartbeat
 from companion.appliance.logs import setup_logging
 from companion.appliance.status import status_line
@@ -100,6 +102,7 @@ async def serve(config: Config, lock: WriterLock | None = None) -> None:
     player = TablePlayer(table, config.ai_thinking, config.ai_cpu_budget)  # e.g. Mister X played by the table
     player.start()
     inputs: Box | None = None
+    health: HealthWatch | None = None
     commands = CommandServer(table, lock)
     try:  # buttons, lights and tag readers from [hardware] (mode auto: simulated twins off a Pi)
         await commands.start()
@@ -112,6 +115,8 @@ async def serve(config: Config, lock: WriterLock | None = None) -> None:
         # A language chosen on the host page reaches every phone that follows the table at once.
         prefs.changed.append(lambda key: server.language_changed() if key == PREF_LANGUAGE else None)
         address = phone_address(config.public_address)
+        # The Pi's own warnings (under-voltage, an overlay file system) for the host page.
+        health = HealthWatch(config.data_dir, lambda _warnings: host.refresh())
         where = [config.port]  # the port phones reach, once the server is listening
         host = Host(
             server,
@@ -123,7 +128,9 @@ async def serve(config: Config, lock: WriterLock | None = None) -> None:
             pref=prefs.get,
             set_pref=prefs.set,
             language=lambda: prefs.language,
+            warnings=lambda lang: [text(c, p, lang, ("companion.appliance",)) for c, p in health.last or []],
         )
+        health.start()
         try:
             runner, port = await server.start(config.host, config.port)
         except OSError as exc:
@@ -133,6 +140,8 @@ async def serve(config: Config, lock: WriterLock | None = None) -> None:
         where[0] = port
         lock.announce_port(port)  # `companion host-link` prints the port phones really reach
     except BaseException:
+        if health is not None:
+            await health.stop()
         if inputs is not None:
             await inputs.aclose()
         await commands.close()
@@ -166,6 +175,7 @@ async def serve(config: Config, lock: WriterLock | None = None) -> None:
             beat.cancel()
         if codes is not None:
             codes.cancel()
+        await health.stop()
         await runner.cleanup()
         await inputs.aclose()
         await commands.close()

@@ -6,8 +6,8 @@ cannot open without one and the process would end; systemd would restart it a fe
 give up, leaving a dark table until the next boot. Instead :func:`wait_for_display` waits, for as
 long as it takes, and says so: in the log, and to systemd (``STATUS=waiting for the display ...``,
 ``EXTEND_TIMEOUT_USEC=`` so the start does not time out, ``WATCHDOG=1``). It looks again after 0.5 s,
-then ever less often, at most every :data:`MAX_INTERVAL` seconds (and every half of the watchdog's
-time, which it feeds).
+then ever less often, at most every :data:`MAX_INTERVAL` seconds; systemd hears from it on a beat of
+its own (every half of the watchdog's time, which it feeds), however long one look takes.
 
 Which display: SDL's video driver (``SDL_VIDEODRIVER``) decides; without one, ``DISPLAY`` means X11
 and ``WAYLAND_DISPLAY`` Wayland, else KMS/DRM. Ready means: X11, the X server answers
@@ -172,25 +172,36 @@ async def wait_for_display(environ: Mapping[str, str] | None = None, notifier: N
         return 0.0
     notifier = notifier if notifier is not None else Notifier.from_environ(environ)
     started = time.monotonic()
-    logged = started
-    interval = FIRST_INTERVAL
     log.warning("waiting for the display (%s): %s", display.kind, why)
-    while why:
-        waited = time.monotonic() - started
-        fields = [f"STATUS=waiting for the display ({display.kind}): {why}; {waited:.0f} s"]
-        # Type=notify: the start may take this long; the watchdog, if any, is fed meanwhile.
-        fields.append(f"EXTEND_TIMEOUT_USEC={int((interval + 60) * 1_000_000)}")
-        if notifier.watchdog_usec:
-            fields.append("WATCHDOG=1")
-        notifier.send(*fields)
-        if time.monotonic() - logged >= LOG_EVERY:
-            log.warning("still waiting for the display after %.0f s: %s", waited, why)
-            logged = time.monotonic()
-        await asyncio.sleep(interval)
-        interval = min(
-            MAX_INTERVAL, interval * 2, *([notifier.watchdog_usec / 2_000_000] if notifier.watchdog_usec else [])
-        )
-        why = await asyncio.to_thread(missing, display, environ)
+    # systemd hears from us on its own beat, however long one look at the display takes: the
+    # watchdog (if any) every half of its time, and the start timeout extended each time.
+    beat = min(MAX_INTERVAL, notifier.watchdog_usec / 2_000_000) if notifier.watchdog_usec else MAX_INTERVAL
+
+    async def tell_systemd() -> None:
+        logged = time.monotonic()
+        while True:
+            waited = time.monotonic() - started
+            fields = [f"STATUS=waiting for the display ({display.kind}): {why}; {waited:.0f} s"]
+            fields.append(f"EXTEND_TIMEOUT_USEC={int((beat + 60) * 1_000_000)}")
+            if notifier.watchdog_usec:
+                fields.append("WATCHDOG=1")
+            notifier.send(*fields)
+            if time.monotonic() - logged >= LOG_EVERY:
+                log.warning("still waiting for the display after %.0f s: %s", waited, why)
+                logged = time.monotonic()
+            await asyncio.sleep(beat)
+
+    teller = asyncio.get_running_loop().create_task(tell_systemd(), name="companion-display-wait")
+    interval = FIRST_INTERVAL
+    try:
+        while why:
+            await asyncio.sleep(interval)
+            interval = min(MAX_INTERVAL, interval * 2)
+            why = await asyncio.to_thread(missing, display, environ)
+    finally:
+        teller.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await teller
     waited = time.monotonic() - started
     log.info("the display is there (%s %s) after %.0f s", display.kind, display.name, waited)
     notifier.status(f"the display is there after {waited:.0f} s; starting")

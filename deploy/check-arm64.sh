@@ -212,13 +212,16 @@ build_root() {
   # kills proot: a no-op stands in for it. dpkg diverts a file by the name in the package, and
   # bookworm's systemd ships /bin/systemd-tmpfiles while trixie's ships /usr/bin/systemd-tmpfiles;
   # in a merged-/usr root both names are one file, so both are diverted (to two names).
-  for name in /bin/systemd-tmpfiles /usr/bin/systemd-tmpfiles; do
+  # trixie's systemd-sysusers aborts under proot (an assertion in chase()): pi-check-sysusers makes
+  # the sysusers.d groups and users with groupadd and useradd instead (diverted the same way).
+  for name in /bin/systemd-tmpfiles /usr/bin/systemd-tmpfiles /bin/systemd-sysusers /usr/bin/systemd-sysusers; do
     in_root /usr/bin/dpkg-divert --local --rename --divert "$name.pi-check$(dirname "$name" | tr / -)" --add "$name" \
       >> "$OUT/debootstrap.log" 2>&1 || fail "dpkg-divert $name: see $OUT/debootstrap.log"
   done
   printf '#!/bin/sh\n# pi-check: systemd-tmpfiles crashes proot; nothing boots in this root.\nexit 0\n' \
     > "$ROOT/usr/bin/systemd-tmpfiles"
   chmod 0755 "$ROOT/usr/bin/systemd-tmpfiles"
+  install -m 0755 "$REPO/deploy/pi-check-sysusers" "$ROOT/usr/bin/systemd-sysusers"
   # apt runs its download and signature methods as the user _apt; under proot (as under the
   # fake root before) they fail there ("Couldn't execute /usr/bin/apt-key", sqv error 123), so in
   # this root they run as root, as every other apt step does.
@@ -233,6 +236,8 @@ build_root() {
       xvfb xauth libx11-6 libxext6 libxcursor1 libxi6 libxrandr2 libxss1 libxinerama1 libxfixes3 >/dev/null' \
     >> "$OUT/debootstrap.log" 2>&1 || fail "apt-get in the root: see $OUT/debootstrap.log"
   grep -q pi-check "$ROOT/usr/bin/systemd-tmpfiles" || fail "the systemd package overwrote the systemd-tmpfiles stand-in"
+  grep -q pi-check "$ROOT/usr/bin/systemd-sysusers" || fail "the systemd package overwrote the systemd-sysusers stand-in"
+  in_root getent group systemd-journal >/dev/null || fail "the system groups of sysusers.d were not made"
   # The Pi's first user, who clones the repository (Raspberry Pi Imager creates one).
   in_root /bin/sh -c 'id pi >/dev/null 2>&1 || useradd --create-home --uid 1000 --shell /bin/bash pi'
   touch "$ROOT/.companion-base-ok"

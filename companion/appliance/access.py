@@ -16,18 +16,14 @@ import os
 import pwd
 from pathlib import Path
 
-from companion.app.config import Config, default_data_dir, find_config
-
 INSTALLED_CONFIG = Path("/etc/companion/companion.toml")
 INSTALLED_DATA_DIR = Path("/var/lib/companion")  # what deploy/install-pi.sh writes into it
 
 
-def unreadable_config(exc: OSError, explicit: str | Path | None = None) -> Config:
-    """A configuration for a file this user may not read: its path, the installer's data directory
-    (the file's own ``data_dir`` cannot be read), and why, in words."""
-    path = Path(exc.filename) if exc.filename else (find_config(explicit) or INSTALLED_CONFIG)
-    data_dir = INSTALLED_DATA_DIR if path == INSTALLED_CONFIG else default_data_dir()
-    return Config(path=path, data_dir=data_dir, unreadable=why_unreadable(path))
+def fallback_data_dir(path: Path) -> Path | None:
+    """The data directory when the configuration at ``path`` cannot be read: the installer's for
+    the installed file (its own ``data_dir`` cannot be read); None (the default) for any other."""
+    return INSTALLED_DATA_DIR if path == INSTALLED_CONFIG else None
 
 
 def why_unreadable(path: Path) -> str:

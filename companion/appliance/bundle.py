@@ -106,11 +106,12 @@ def journal(unit: dict[str, str] | None) -> list[str]:
     return [_LINK_TOKEN.sub(r"/\1/(token hidden)", said)]
 
 
-def collect(config: Any) -> str:
+def collect(config: Any, network: tuple[str | None, list[str]] = (None, [])) -> str:
+    """``network``: the phones' address (None: no network) and every address of this machine."""
     data_dir = Path(config.data_dir)
     state = status.collect(config)
     system = doctor.report(data_dir)
-    from companion.app.qr import lan_address, local_addresses
+    phones, addresses = network
 
     sections: list[tuple[str, list[str]]] = [
         ("Versions", versions()),
@@ -122,8 +123,8 @@ def collect(config: Any) -> str:
         (
             "Network",
             [
-                f"phones' address: {lan_address(getattr(config, 'public_address', '')) or 'none (no network)'}",
-                f"addresses: {', '.join(local_addresses()) or 'none'}",
+                f"phones' address: {phones or 'none (no network)'}",
+                f"addresses: {', '.join(addresses) or 'none'}",
             ],
         ),
         ("Warnings", [f"{code} {params}" for code, params in health.warnings(data_dir, state["power"])] or ["none"]),
@@ -137,9 +138,9 @@ def collect(config: Any) -> str:
     return "\n".join(parts) + "\n"
 
 
-def write(config: Any, target: str) -> str:
+def write(config: Any, target: str, network: tuple[str | None, list[str]] = (None, [])) -> str:
     """Write the bundle to ``target`` ("-": standard output); returns where it went."""
-    text = collect(config)
+    text = collect(config, network)
     if target == "-":
         sys.stdout.write(text)
         return "-"

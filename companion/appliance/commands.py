@@ -9,7 +9,8 @@ from typing import Any
 from companion.appliance import hotspot, status
 
 
-def add_commands(subparsers: Any) -> None:
+def add_commands(subparsers: Any, addresses: Any = None) -> None:
+    """``addresses(config)``: the phones' address and every address of this machine, for the bundle."""
     status.add_commands(subparsers)
     hotspot.add_commands(subparsers)
     doctor = subparsers.choices.get("doctor")
@@ -20,14 +21,17 @@ def add_commands(subparsers: Any) -> None:
             help="write one text file for whoever helps you: versions, config without secrets, journal, facts",
         )
         hardware_doctor = doctor.get_default("func")
-        doctor.set_defaults(func=lambda args, config: cmd_doctor(args, config, hardware_doctor), without_config=True)
+        doctor.set_defaults(
+            func=lambda args, config: cmd_doctor(args, config, hardware_doctor, addresses), without_config=True
+        )
 
 
-def cmd_doctor(args: argparse.Namespace, config: Any, hardware_doctor: Any) -> int:
+def cmd_doctor(args: argparse.Namespace, config: Any, hardware_doctor: Any, addresses: Any = None) -> int:
     if getattr(args, "bundle", None):
         from companion.appliance import bundle
 
-        where = bundle.write(config, args.bundle)
+        network = addresses(config) if addresses is not None else (None, [])
+        where = bundle.write(config, args.bundle, network)
         if where != "-":
             print(f"wrote {where}")
         return 0

@@ -4,7 +4,7 @@
 # then the installed app, as the service user, drawing its start screen under an arm64 Xvfb.
 #
 #   sudo deploy/check-arm64.sh [--release bookworm|trixie]... [--fresh] [--build-only]
-#                              [--cache DIR] [--out DIR]
+#                              [--cache DIR] [--out DIR] [--app-only]
 #
 # Debian's debootstrap + qemu-user-static + proot build each root (no binfmt_misc, no chroot);
 # Debian arm64 stands in for Raspberry Pi OS, whose own archive is not used here. A root is built
@@ -41,6 +41,7 @@ CACHE=${COMPANION_PI_CHECK_CACHE:-/var/cache/companion-pi-check}
 OUT_BASE=$REPO/artifacts/pi-check
 FRESH=0
 BUILD_ONLY=0
+APP_ONLY=0  # for trying the app's steps again on an installed root: no install, no update
 RELEASES=""
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -48,6 +49,7 @@ while [ $# -gt 0 ]; do
     --out) OUT_BASE=$2; shift ;;
     --fresh) FRESH=1 ;;
     --build-only) BUILD_ONLY=1 ;;
+    --app-only) APP_ONLY=1 ;;
     --release)
       case "${2:-}" in bookworm | trixie) RELEASES="$RELEASES $2" ;; *) echo "--release: bookworm or trixie" >&2; exit 2 ;; esac
       shift ;;
@@ -172,13 +174,16 @@ in_root_bg() {
 }
 # A command in the root as USER (real setresuid through setpriv), with the user's groups unless
 # GROUPS is given (a comma-separated list, e.g. the groups before the installer added one).
+# proot's loader is readable by root alone (0500), so a process that is no longer root can start
+# one program (setpriv's own exec) but not a second: the environment is set before setpriv, and
+# the command's own subprocesses (systemctl, journalctl) fail there, which it reports.
 as_user() {
   local user=$1 groups=$2
   shift 2
   local how="--init-groups"
   [ -n "$groups" ] && how="--groups=$groups"
-  in_root /usr/bin/setpriv --reuid="$user" --regid="$user" "$how" \
-    /usr/bin/env -i PATH=/usr/local/bin:/usr/bin:/bin LANG=C.UTF-8 HOME="$(home_of "$user")" USER="$user" "$@"
+  in_root /usr/bin/env -i PATH=/usr/local/bin:/usr/bin:/bin LANG=C.UTF-8 HOME="$(home_of "$user")" USER="$user" \
+    /usr/bin/setpriv --reuid="$user" --regid="$user" "$how" "$@"
 }
 home_of() { awk -F: -v u="$1" '$1 == u { print $6 }' "$ROOT/etc/passwd"; }
 
@@ -293,6 +298,12 @@ check_release() {
   install_systemctl
   case "$RELEASE" in bookworm) py=3.11 ;; trixie) py=3.13 ;; esac
 
+  if [ "$APP_ONLY" = 1 ]; then
+    log "--app-only: the app as it is installed in the root"
+    run_app
+    desktop_and_uninstall
+    return 0
+  fi
   # ------------------------------------------------------------------------ 1. install and update
   clone_checkout
   # A module this checkout has now and the next one will not: the update must not leave it behind.
@@ -367,10 +378,10 @@ run_app() {
   # systemd sets HOME, USER, LOGNAME and SHELL from the user's entry, and PATH; then the unit's
   # Environment=. No display exists yet: it comes 30 s later (a boot where the panel is slow).
   log "starting the installed app as the unit does ($USER:$GROUP, umask $UMASK, in $WORKDIR) before any display exists"
-  in_root_bg /bin/sh -c "umask $UMASK && cd $WORKDIR && exec /usr/bin/setpriv --reuid=$USER --regid=$GROUP --init-groups \
-    /usr/bin/env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin HOME=$(home_of "$USER") USER=$USER LOGNAME=$USER \
-    SHELL=/usr/sbin/nologin $ENV SDL_VIDEODRIVER=x11 DISPLAY=:7 NOTIFY_SOCKET=@$notify_name WATCHDOG_USEC=30000000 \
-    ${COMPANION_PI_CHECK_APP_ENV:-GALLIUM_DRIVER=softpipe} $EXEC" > "$OUT/app.log" 2>&1
+  in_root_bg /bin/sh -c "umask $UMASK && cd $WORKDIR && exec /usr/bin/env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin \
+    HOME=$(home_of "$USER") USER=$USER LOGNAME=$USER SHELL=/usr/sbin/nologin $ENV SDL_VIDEODRIVER=x11 DISPLAY=:7 \
+    NOTIFY_SOCKET=@$notify_name WATCHDOG_USEC=30000000 ${COMPANION_PI_CHECK_APP_ENV:-GALLIUM_DRIVER=softpipe} \
+    /usr/bin/setpriv --reuid=$USER --regid=$GROUP --init-groups $EXEC" > "$OUT/app.log" 2>&1
   app=$!
   for _ in $(seq 1 600); do
     grep -q "STATUS=waiting for the display" "$notify_log" 2>/dev/null && break
@@ -417,7 +428,11 @@ run_app() {
   as_user companion "" /usr/local/bin/companion status > "$OUT/status-companion.txt" 2>&1 \
     || { cat "$OUT/status-companion.txt"; fail "companion status as companion"; }
   grep -q "/var/lib/companion" "$OUT/status-companion.txt" || fail "companion status does not show the data directory"
-  grep -q "active (running)" "$OUT/status-companion.txt" || fail "companion status does not see the running table"
+  # systemctl show is a second program: as root here (see as_user).
+  in_root /usr/bin/env -i PATH=/usr/local/bin:/usr/bin:/bin LANG=C.UTF-8 /usr/local/bin/companion status \
+    > "$OUT/status-root.txt" 2>&1 || { cat "$OUT/status-root.txt"; fail "companion status as root"; }
+  grep -q "active (running)" "$OUT/status-root.txt" || fail "companion status does not see the running table"
+  grep -q "app: .*phones\? connected" "$OUT/status-root.txt" || fail "companion status does not show the app's STATUS="
   # The installing user, in a new login (the installer put it into the group companion) ...
   as_user pi "" /usr/local/bin/companion status > "$OUT/status-pi.txt" 2>&1 || { cat "$OUT/status-pi.txt"; fail "companion status as pi"; }
   grep -q "/var/lib/companion" "$OUT/status-pi.txt" || fail "companion status as pi does not show the data directory"
@@ -427,7 +442,7 @@ run_app() {
     || { cat "$OUT/status-pi-old-groups.txt"; fail "companion status as pi without the group companion"; }
   grep -q "cannot read /etc/companion/companion.toml" "$OUT/status-pi-old-groups.txt" \
     || fail "companion status as pi without the group does not say what it cannot read"
-  grep -q "active (running)" "$OUT/status-pi-old-groups.txt" || fail "companion status without the group does not show the service"
+  grep -q "^service:" "$OUT/status-pi-old-groups.txt" || fail "companion status without the group does not show the service"
   as_user pi pi /usr/local/bin/companion doctor > "$OUT/doctor-pi-old-groups.txt" 2>&1 \
     || { cat "$OUT/doctor-pi-old-groups.txt"; fail "companion doctor as pi without the group companion"; }
   as_user pi pi /usr/local/bin/companion hotspot status > "$OUT/hotspot-pi-old-groups.txt" 2>&1 || true

@@ -367,8 +367,12 @@ run_app() {
   local t0 unit=/etc/systemd/system/companion.service USER GROUP WORKDIR UMASK ENV EXEC notify_name notify_log app app_pid
   t0=$(date +%s)
   eval "$(python3 "$TOOLS" unit "$ROOT$unit")"
+  # One X display number per release: X's abstract socket is the host's, so two checks at once
+  # (two releases) must not meet on one number.
+  local XNUM=7
+  [ "$RELEASE" = trixie ] && XNUM=8
   [ "$USER" = companion ] && [ "$GROUP" = companion ] || fail "the unit runs as $USER:$GROUP, not companion"
-  rm -rf "$ROOT/tmp/fb" "$ROOT/tmp/.X11-unix/X7" "$ROOT/tmp/.X7-lock"
+  rm -rf "$ROOT/tmp/fb" "$ROOT/tmp/.X11-unix/X$XNUM" "$ROOT/tmp/.X$XNUM-lock"
   mkdir -p "$ROOT/tmp/fb"
   chmod 1777 "$ROOT/tmp"
   notify_log=$OUT/notify.txt
@@ -379,7 +383,7 @@ run_app() {
   # Environment=. No display exists yet: it comes 30 s later (a boot where the panel is slow).
   log "starting the installed app as the unit does ($USER:$GROUP, umask $UMASK, in $WORKDIR) before any display exists"
   in_root_bg /bin/sh -c "umask $UMASK && cd $WORKDIR && exec /usr/bin/env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin \
-    HOME=$(home_of "$USER") USER=$USER LOGNAME=$USER SHELL=/usr/sbin/nologin $ENV SDL_VIDEODRIVER=x11 DISPLAY=:7 \
+    HOME=$(home_of "$USER") USER=$USER LOGNAME=$USER SHELL=/usr/sbin/nologin $ENV SDL_VIDEODRIVER=x11 DISPLAY=:$XNUM \
     NOTIFY_SOCKET=@$notify_name WATCHDOG_USEC=30000000 ${COMPANION_PI_CHECK_APP_ENV:-GALLIUM_DRIVER=softpipe} \
     /usr/bin/setpriv --reuid=$USER --regid=$GROUP --init-groups $EXEC" > "$OUT/app.log" 2>&1
   app=$!
@@ -395,10 +399,10 @@ run_app() {
   grep -q "READY=1" "$notify_log" && fail "READY=1 without a display"
   phase "app: waiting for the display (emulated)" $(($(date +%s) - t0))
   t0=$(date +%s)
-  log "arm64 Xvfb :7 at 800x480"
-  in_root_bg /usr/bin/Xvfb :7 -screen 0 800x480x24 -fbdir /tmp/fb -nolisten tcp > "$OUT/xvfb.log" 2>&1
-  for _ in $(seq 1 120); do [ -S "$ROOT/tmp/.X11-unix/X7" ] && break; sleep 1; done
-  [ -S "$ROOT/tmp/.X11-unix/X7" ] || fail "Xvfb did not start: $OUT/xvfb.log"
+  log "arm64 Xvfb :$XNUM at 800x480"
+  in_root_bg /usr/bin/Xvfb :$XNUM -screen 0 800x480x24 -fbdir /tmp/fb -nolisten tcp > "$OUT/xvfb.log" 2>&1
+  for _ in $(seq 1 120); do [ -S "$ROOT/tmp/.X11-unix/X$XNUM" ] && break; sleep 1; done
+  [ -S "$ROOT/tmp/.X11-unix/X$XNUM" ] || fail "Xvfb did not start: $OUT/xvfb.log"
   for _ in $(seq 1 900); do
     grep -q "READY=1" "$notify_log" 2>/dev/null && break
     kill -0 "$app" 2>/dev/null || { tail -40 "$OUT/app.log"; fail "the app exited before READY=1"; }

@@ -145,8 +145,13 @@ def storage(data_dir: Path) -> dict[str, Any]:
     except OSError:
         pass
     store = Path(data_dir) / "companion.sqlite3"
-    if store.is_file():
-        facts["store_bytes"] = sum(p.stat().st_size for p in Path(data_dir).glob("companion.sqlite3*") if p.is_file())
+    try:  # a data directory this user may not enter (0750 companion) has a size nobody here can tell
+        if store.is_file():
+            facts["store_bytes"] = sum(
+                p.stat().st_size for p in Path(data_dir).glob("companion.sqlite3*") if p.is_file()
+            )
+    except PermissionError:
+        facts["unreadable"] = True
     return facts
 
 

@@ -138,3 +138,16 @@ def test_in_the_group_they_read_the_config_and_the_games_but_no_secret_leaves(se
     # a command that changes the network still refuses clearly (no nmcli here, or no root)
     on = as_nobody(setup, "hotspot", "on", groups=gid)
     assert on.returncode == 2 and on.stderr.startswith("companion: ") and "Traceback" not in on.stderr
+
+
+def test_a_data_directory_it_may_not_enter_is_named_not_a_crash(setup: dict[str, object]) -> None:
+    """The configuration readable (its group), the saved games not (another group): as for a user
+    the installer has just added to the group, in the shell it ran the installer from."""
+    data = setup["data"]
+    assert isinstance(data, Path)
+    os.chown(data, 0, 0)
+    status = as_nobody(setup, "status", groups=str(setup["gid"]))
+    assert status.returncode == 0, status.stderr
+    assert f"{data} is not readable for this user" in status.stdout
+    bundle = as_nobody(setup, "doctor", "--bundle", "-", groups=str(setup["gid"]))
+    assert bundle.returncode == 0, bundle.stderr

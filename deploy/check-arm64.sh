@@ -393,7 +393,7 @@ run_app() {
     sleep 1
   done
   grep -q "STATUS=waiting for the display" "$notify_log" || fail "the app did not say it waits for the display"
-  log "ok: the app waits for its display ($(grep -m1 'STATUS=waiting' "$notify_log" | sed 's/.*STATUS=//'))"
+  log "ok: the app waits for its display ($(grep -m1 'STATUS=waiting' "$notify_log" | sed 's/.*STATUS=//; s/ | .*//'))"
   sleep 30
   kill -0 "$app" 2>/dev/null || { tail -40 "$OUT/app.log"; fail "the app gave up waiting for the display"; }
   grep -q "READY=1" "$notify_log" && fail "READY=1 without a display"
@@ -433,7 +433,7 @@ run_app() {
     || { cat "$OUT/status-companion.txt"; fail "companion status as companion"; }
   grep -q "/var/lib/companion" "$OUT/status-companion.txt" || fail "companion status does not show the data directory"
   # systemctl show is a second program: as root here (see as_user).
-  in_root /usr/bin/env -i PATH=/usr/local/bin:/usr/bin:/bin LANG=C.UTF-8 /usr/local/bin/companion status \
+  in_root /usr/bin/env -i PATH=$ROOT_PATH LANG=C.UTF-8 /usr/local/bin/companion status \
     > "$OUT/status-root.txt" 2>&1 || { cat "$OUT/status-root.txt"; fail "companion status as root"; }
   grep -q "active (running)" "$OUT/status-root.txt" || fail "companion status does not see the running table"
   grep -q "app: .*phones\? connected" "$OUT/status-root.txt" || fail "companion status does not show the app's STATUS="

@@ -113,6 +113,8 @@ guard_mounts() {
   exit "$status"
 }
 trap guard_mounts EXIT
+trap 'exit 143' TERM  # a stopped check is not a passed one (the EXIT trap sees this status)
+trap 'exit 130' INT
 
 host_tools() {
   local missing=""

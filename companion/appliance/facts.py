@@ -315,19 +315,24 @@ def board_model() -> str:
 
 
 def _module_version(name: str) -> dict[str, Any]:
-    """Whether a Python module imports here, its version and where it comes from (venv or Debian)."""
-    import importlib
+    """Whether a Python module is there, its version and where it comes from (venv or Debian),
+    without importing it: lgpio makes its notification pipes in the working directory on import."""
     import importlib.metadata
+    import importlib.util
 
     try:
-        module = importlib.import_module(name)
-    except Exception as exc:  # a missing native library is as good as missing
-        return {"module": name, "ok": False, "error": f"{type(exc).__name__}: {exc}"[:200]}
+        spec = importlib.util.find_spec(name)
+    except (ImportError, ValueError) as exc:
+        spec, error = None, f"{type(exc).__name__}: {exc}"[:200]
+    else:
+        error = f"no module named {name}"
+    if spec is None:
+        return {"module": name, "ok": False, "error": error}
     try:
         version = importlib.metadata.version(name)
     except importlib.metadata.PackageNotFoundError:
-        version = str(getattr(module, "__version__", getattr(module, "VERSION", "")))
-    return {"module": name, "ok": True, "version": version, "path": str(getattr(module, "__file__", ""))}
+        version = "?"
+    return {"module": name, "ok": True, "version": version, "path": str(spec.origin or "")}
 
 
 def gpio(dev: Path = Path("/dev")) -> dict[str, Any]:

@@ -10,11 +10,11 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 # Debian packages (trixie renamed some libraries, e.g. libzbar0t64, which apt picks for the old
 # name; the check accepts either): venv support, Kivy under X/Xvfb, the browser for the phone-page tests,
-# the QR decoder the tests use, systemd-analyze for the deploy/ unit checks, and tmux for the
-# command-line test in a real terminal.
-APT_PACKAGES := python3-venv xvfb libgl1-mesa-dri libegl1 libmtdev1 chromium libzbar0 xdotool systemd tmux
+# the QR decoder the tests use, systemd-analyze for the deploy/ unit checks, tmux for the
+# command-line test in a real terminal, and iproute2 (ip) for the boot test's network namespace.
+APT_PACKAGES := python3-venv xvfb libgl1-mesa-dri libegl1 libmtdev1 chromium libzbar0 xdotool systemd tmux iproute2
 
-.PHONY: run test bench apt venv lint clean pi-check bench-ai
+.PHONY: run test bench apt venv lint clean pi-check bench-ai lock
 
 apt:
 	@missing=""; for p in $(APT_PACKAGES); do \
@@ -51,10 +51,22 @@ bench: apt venv
 run: apt venv
 	$(VENV)/bin/companion
 
-# The Pi appliance checked on an emulated Debian bookworm arm64 system (slow; not part of `make test`):
-# the real installer, then the installed app's start screen under an arm64 Xvfb. See deploy/README.md.
+# The Pi appliance checked on emulated Debian arm64 systems of both releases, bookworm and trixie
+# (slow: about an hour from fresh roots; not part of `make test`): the real installer, then the
+# installed app as the service user under an arm64 Xvfb. See deploy/README.md. Options through
+# PI_CHECK_ARGS, e.g. make pi-check PI_CHECK_ARGS="--release trixie --fresh".
 pi-check:
-	@if [ "$$(id -u)" = 0 ]; then deploy/check-arm64.sh; else sudo deploy/check-arm64.sh; fi
+	@if [ "$$(id -u)" = 0 ]; then deploy/check-arm64.sh $(PI_CHECK_ARGS); else sudo deploy/check-arm64.sh $(PI_CHECK_ARGS); fi
+
+# The installer's pinned Python packages with their hashes (deploy/requirements/), for Python 3.11
+# (bookworm) and 3.13 (trixie) on aarch64 (a Pi) and x86_64, from pyproject.toml's dependencies.
+lock: venv
+	$(PY) -m pip install -q uv
+	@for py in 3.11 3.13; do for arch in aarch64 x86_64; do \
+	  $(VENV)/bin/uv pip compile pyproject.toml --python-platform $$arch-unknown-linux-gnu --python-version $$py \
+	    --generate-hashes --no-annotate --custom-compile-command "make lock" --quiet \
+	    -o deploy/requirements/py$$py-$$arch.txt || exit 1; \
+	done; done
 
 # The Mister X AI against detective teams, 1,000 seeded games per pairing on 2 worker processes
 # (long: about an hour). Pass options with BENCH_AI_ARGS, e.g. make bench-ai BENCH_AI_ARGS="--games 100 --x hard";

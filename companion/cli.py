@@ -730,9 +730,13 @@ def build_parser(just_run: bool = False) -> argparse.ArgumentParser:
         hardware_cli = None
     if hardware_cli is not None:
         hardware_cli.add_commands(sub)
+    from companion.app.qr import lan_address, local_addresses
     from companion.appliance import commands as appliance_commands
 
-    appliance_commands.add_commands(sub)
+    # The bundle names the network's addresses (the app's own reading of them).
+    appliance_commands.add_commands(
+        sub, addresses=lambda config: (lan_address(config.public_address), local_addresses())
+    )
     return parser
 
 
@@ -747,7 +751,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     del parser  # (the parser goes: `run` lives on)
     lang = args.lang or "en"
     try:
-        config = load_config(args.config)
+        try:
+            config = load_config(args.config)
+        except PermissionError as exc:
+            # status, doctor, hotspot status: what needs no secret, and what could not be read.
+            if not getattr(args, "without_config", False):
+                raise
+            from companion.app.config import find_config
+            from companion.appliance.access import INSTALLED_CONFIG, fallback_data_dir, why_unreadable
+
+            path = Path(exc.filename) if exc.filename else (find_config(args.config) or INSTALLED_CONFIG)
+            data_dir = fallback_data_dir(path)
+            config = Config(path=path, unreadable=why_unreadable(path))
+            if data_dir is not None:
+                config = Config(path=path, unreadable=config.unreadable, data_dir=data_dir)
         if args.data_dir:
             config = Config(**{**config.__dict__, "data_dir": Path(args.data_dir)})
         lang = args.lang or config.language

@@ -1,11 +1,19 @@
 #!/usr/bin/env bash
-# Install or update Companion on Raspberry Pi OS (Bookworm, 64-bit, Lite or Desktop).
+# Install, update or remove Companion on Raspberry Pi OS, 64-bit, Lite or Desktop: the current
+# release (Debian 13 "trixie", Python 3.13) or Bookworm (Debian 12, Python 3.11).
 #
 #   sudo deploy/install-pi.sh [--mode auto|lite|desktop] [--user NAME] [--no-start]
 #   deploy/install-pi.sh --check          only the checks below (no root needed), then exit
+#   sudo deploy/install-pi.sh --uninstall [--purge]
+#                                         remove the program, command, units and autostart; keep the
+#                                         configuration and the saved games (--purge: those too, and
+#                                         the user companion)
 #
 # Run it from a checkout; run it again after `git pull` to update (it restarts the table).
-# Safe to re-run: it never overwrites /etc/companion/companion.toml.
+# Safe to re-run: it never overwrites /etc/companion/companion.toml. The Python packages are the
+# ones pinned with their hashes in deploy/requirements/py<version>-<machine>.txt (`make lock`), so
+# one commit installs the same everywhere; an update leaves nothing behind (files the checkout no
+# longer has, an earlier build, packages the lock no longer names).
 #
 # Checks first, with a clear message: a 64-bit system (32-bit Raspberry Pi OS has no Kivy
 # wheels), Debian/Raspberry Pi OS 12 "bookworm" or newer, and a reachable PyPI (the Python
@@ -136,7 +144,8 @@ apt_packages() {
   # SDL's X11 output (XWayland on the desktop): the client libraries it loads.
   [ "$mode" = desktop ] && pkgs="$pkgs libx11-6 libxext6 libxcursor1 libxi6 libxrandr2 libxss1 libxinerama1 libxfixes3"
   # gpiozero's pin factory for a Pi 5: Debian's package where the archive has it (Raspberry Pi
-  # OS), else the lgpio wheel from PyPI (pyproject.toml pulls it on aarch64).
+  # OS has it for both releases), else, on Python 3.11, the lgpio wheel from PyPI (the lock file
+  # has it). PyPI has no lgpio wheel for Python 3.13 (trixie): there only python3-lgpio gives it.
   if apt-cache show python3-lgpio >/dev/null 2>&1; then pkgs="$pkgs python3-lgpio"; fi
   printf '%s' "$pkgs"
 }
@@ -222,8 +231,104 @@ install_desktop() {
   fi
 }
 
+python_version() { python3 -c 'import sys; print("%d.%d" % sys.version_info[:2])'; }
+
+lock_file() {
+  # The Python packages, pinned with their hashes, for this Python and machine (deploy/requirements,
+  # made by `make lock`): every install of one commit gets the same packages.
+  local py arch
+  py=$(python_version)
+  arch=$(uname -m)
+  printf '%s' "$PREFIX/deploy/requirements/py$py-$arch.txt"
+}
+
+install_program() {
+  local lock py site extra keep
+  mkdir -p "$PREFIX"
+  # --delete: a file the checkout no longer has leaves /opt/companion too. Nothing of an earlier
+  # build may survive either: setuptools builds in the tree (build/, *.egg-info), and a module
+  # deleted from the checkout would stay in build/lib and so in the next wheel.
+  rsync -a --delete --exclude .venv --exclude .git --exclude artifacts --exclude '__pycache__' \
+    --exclude '*.egg-info' --exclude build "$SRC"/ "$PREFIX"/
+  rm -rf "$PREFIX/build" "$PREFIX"/*.egg-info
+  write_build_stamp "$SRC"
+  py=$(python_version)
+  lock=$(lock_file)
+  [ -f "$lock" ] || die "no pinned packages for Python $py on $(uname -m) ($lock): Companion installs on
+Debian/Raspberry Pi OS 12 (Python 3.11) or 13 (Python 3.13), 64-bit"
+  # A venv of another Python (an upgrade from bookworm to trixie) or a broken one is made anew.
+  if [ -x "$VENV/bin/python" ] && [ "$("$VENV/bin/python" -c 'import sys; print("%d.%d" % sys.version_info[:2])' 2>/dev/null)" != "$py" ]; then
+    say "the Python of $VENV is not $py: making it anew"
+    rm -rf "$VENV"
+  fi
+  [ -x "$VENV/bin/python" ] || python3 -m venv --system-site-packages "$VENV"
+  # System packages are seen (python3-lgpio on trixie); pip's own version is the one Debian ships.
+  "$VENV/bin/pip" install -q --disable-pip-version-check --require-hashes --prefer-binary -r "$lock" \
+    || die "installing the Python packages failed (see the message above)"
+  say "Python packages: pinned: ${lock#"$PREFIX"/} (hashes checked)"
+  # This checkout, built with the lock file's setuptools (no other download), in place of any
+  # earlier one of the same version.
+  "$VENV/bin/pip" install -q --disable-pip-version-check --no-deps --no-build-isolation --force-reinstall "$PREFIX" \
+    || die "installing Companion itself failed (see the message above)"
+  rm -rf "$PREFIX/build" "$PREFIX"/*.egg-info
+  # Nothing else stays in the venv: a package an earlier install had and this lock has not goes.
+  site=$("$VENV/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
+  keep=" pip companion $(sed -n 's/^\([A-Za-z0-9._-]*\)==.*/\1/p' "$lock" | tr 'A-Z_.' 'a-z--' | tr '\n' ' ') "
+  extra=""
+  for name in $("$VENV/bin/pip" list --disable-pip-version-check --format=freeze --path "$site" 2>/dev/null \
+      | sed -n 's/^\([A-Za-z0-9._-]*\)==.*/\1/p' | tr 'A-Z_.' 'a-z--'); do
+    case "$keep" in *" $name "*) ;; *) extra="$extra $name" ;; esac
+  done
+  if [ -n "$extra" ]; then
+    # shellcheck disable=SC2086
+    "$VENV/bin/pip" uninstall -q -y --disable-pip-version-check $extra
+    say "removed from the venv (not in the lock file):$extra"
+  fi
+}
+
+check_gpio_backend() {
+  # gpiozero on a Pi 5 works only through lgpio.
+  [ "$(uname -m)" = aarch64 ] || return 0
+  if "$VENV/bin/python" -c 'import lgpio' 2>/dev/null; then
+    say "GPIO: lgpio $("$VENV/bin/python" -c 'import lgpio, os; print(os.path.dirname(lgpio.__file__))')"
+  else
+    say "warning: no lgpio for Python $(python_version): buttons and lights on a Raspberry Pi 5 will not work."
+    say "         Raspberry Pi OS has it: sudo apt install python3-lgpio (this archive has no python3-lgpio),"
+    say "         then run this installer again. (PyPI has no lgpio wheel for Python 3.13.)"
+  fi
+}
+
+uninstall() {
+  local purge=$1 f
+  step "uninstalling Companion"
+  if [ -f /etc/systemd/system/$UNIT ]; then
+    systemctl disable --now $UNIT || true
+  fi
+  rm -rf "/etc/systemd/system/$UNIT" "/etc/systemd/system/$UNIT.d" /etc/systemd/user/$UNIT
+  remove_desktop_autostart
+  systemctl daemon-reload || true
+  if [ -f /etc/udev/rules.d/60-companion-gpio.rules ]; then
+    rm -f /etc/udev/rules.d/60-companion-gpio.rules
+    say "removed /etc/udev/rules.d/60-companion-gpio.rules"
+  fi
+  rm -f /usr/local/bin/companion
+  rm -rf "$PREFIX"
+  say "removed $PREFIX, /usr/local/bin/companion and the units"
+  if [ "$purge" = 1 ]; then
+    local data=""
+    [ -r "$CONFIG" ] && data=$(sed -n 's/^[[:space:]]*data_dir[[:space:]]*=[[:space:]]*"\(.*\)".*/\1/p' "$CONFIG" | head -n 1)
+    rm -rf "$(dirname "$CONFIG")" "$DATA" ${data:+"$data"}
+    if id $SERVICE_USER >/dev/null 2>&1; then userdel $SERVICE_USER || true; fi
+    if getent group $SERVICE_USER >/dev/null; then groupdel $SERVICE_USER || true; fi
+    say "--purge: removed $(dirname "$CONFIG"), the saved games in ${data:-$DATA} and the user $SERVICE_USER"
+  else
+    say "kept: $CONFIG and the saved games in $DATA (--uninstall --purge removes them too)"
+  fi
+  step "done"
+}
+
 main() {
-  local mode=auto user="" check_only=0
+  local mode=auto user="" check_only=0 action=install purge=0
   START=1
   while [ $# -gt 0 ]; do
     case "$1" in
@@ -231,12 +336,20 @@ main() {
       --mode) mode=${2:?--mode needs auto, lite or desktop}; shift ;;
       --user) user=${2:?--user needs a name}; shift ;;
       --no-start) START=0 ;;
+      --uninstall) action=uninstall ;;
+      --purge) purge=1 ;;
       -h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
       *) die "unknown option $1 (see --help)" ;;
     esac
     shift
   done
   case "$mode" in auto | lite | desktop) ;; *) die "--mode must be auto, lite or desktop" ;; esac
+  if [ "$action" = uninstall ]; then
+    [ "$(id -u)" = 0 ] || die "run as root: sudo $0 $*"
+    uninstall "$purge"
+    exit 0
+  fi
+  [ "$purge" = 0 ] || die "--purge goes with --uninstall"
   local detected
   detected=$(detect_mode)
   [ "$mode" = auto ] && mode=$detected
@@ -281,21 +394,20 @@ main() {
   fi
   join_groups "$run_user"
   [ "$run_user" = $SERVICE_USER ] || usermod -aG $SERVICE_USER "$run_user"
+  # The user who ran sudo reads the configuration and the saved games too: companion status,
+  # doctor and hotspot status work for them (from their next login; until then they say what
+  # they cannot read).
+  local admin="${SUDO_USER:-}"
+  if [ -n "$admin" ] && [ "$admin" != root ] && [ "$admin" != "$run_user" ] && id "$admin" >/dev/null 2>&1; then
+    usermod -aG $SERVICE_USER "$admin"
+    say "$admin is in the group $SERVICE_USER (companion status and doctor read the configuration from the next login)"
+  fi
 
   step "program: $SRC -> $PREFIX"
-  mkdir -p "$PREFIX"
-  rsync -a --delete --exclude .venv --exclude .git --exclude artifacts --exclude '__pycache__' \
-    --exclude '*.egg-info' --exclude build "$SRC"/ "$PREFIX"/
-  write_build_stamp "$SRC"
-  [ -x "$VENV/bin/python" ] || python3 -m venv --system-site-packages "$VENV"
-  "$VENV/bin/pip" install -q --disable-pip-version-check --upgrade pip \
-    || die "pip could not reach the package index (see the message above)"
-  "$VENV/bin/pip" install -q --disable-pip-version-check --upgrade "$PREFIX" \
-    || die "installing the Python packages failed (see the message above)"
-  # pip keeps an installed package of the same version: put this checkout's code in place.
-  "$VENV/bin/pip" install -q --disable-pip-version-check --force-reinstall --no-deps "$PREFIX"
+  install_program
   ln -sf "$VENV/bin/companion" /usr/local/bin/companion
   say "installed $("$VENV/bin/companion" --version); /usr/local/bin/companion"
+  check_gpio_backend
 
   step "configuration and data"
   mkdir -p "$(dirname "$CONFIG")"
@@ -319,9 +431,9 @@ main() {
   step "done: $("$VENV/bin/companion" --version)"
   if [ "$mode" = lite ]; then
     say "The table starts at every boot on the display (KMS/DRM, no desktop needed)."
-    say "  status:  companion status"
+    say "  status:  companion status   (everything from your next login; now: sudo companion status)"
     say "  logs:    journalctl -u companion -f"
-    say "  doctor:  sudo -u companion companion doctor"
+    say "  doctor:  companion doctor   (the same)"
   else
     say "The table starts full screen when $run_user's desktop session starts (log in again or reboot;"
     say "for a table at every boot: sudo raspi-config nonint do_boot_behaviour B4, desktop autologin)."
@@ -330,6 +442,8 @@ main() {
     say "  doctor:  companion doctor   (as $run_user)"
   fi
   say "  update:  git pull && sudo deploy/install-pi.sh"
+  say "  remove:  sudo deploy/install-pi.sh --uninstall   (keeps the saved games; --purge removes them)"
+  say "  help:    companion doctor --bundle companion-debug.txt   (one file to share)"
   say "  config:  sudo nano $CONFIG, then restart (see the first lines of the file)"
 }
 

@@ -54,9 +54,36 @@ def fullscreen_wanted() -> bool:
     return on_raspberry_pi()
 
 
+def touch_setup(display: str | None, fullscreen: bool) -> tuple[dict[str, str], dict[str, str]]:
+    """Kivy's ``[input]`` providers and SDL's hints for the display SDL draws to, so that one touch
+    is one press (Kivy issue 8494: the panel read directly *and* SDL's mouse copy of each touch
+    press everything twice) and the touch turns with the picture.
+
+    - ``kmsdrm`` (Lite): nothing turns the picture but Kivy (``KCFG_GRAPHICS_ROTATION``), so Kivy
+      reads the touch panel itself (``probesysfs``: every device with multitouch axes, through
+      mtdev) and turns its touches with the drawing; SDL, which reads the same panel, makes no
+      mouse events of its touches (``SDL_TOUCH_MOUSE_EVENTS=0``); a real mouse still works.
+    - a window system (Desktop: XWayland; X11 anywhere; ``None``: offscreen): the compositor owns
+      the panel and turns it with the screen (Screen Configuration), so only SDL's events count:
+      the ``mouse`` provider, no direct reader (it would press twice and ignore the rotation).
+    """
+    if display == "kmsdrm":
+        return (
+            {"mouse": "mouse,multitouch_on_demand,disable_on_activity", "touch_%(name)s": "probesysfs,provider=mtdev"},
+            {"SDL_TOUCH_MOUSE_EVENTS": "0"},
+        )
+    return {"mouse": "mouse,multitouch_on_demand"}, {"SDL_TOUCH_MOUSE_EVENTS": "1"}
+
+
 def prepare_kivy(fullscreen: bool) -> None:
     """Configure Kivy before its window exists (only in memory; the user's config file is untouched)."""
     os.environ.setdefault("KIVY_NO_ARGS", "1")
+    from companion.appliance.display import expected
+
+    display = expected()
+    inputs, hints = touch_setup(display.kind if display is not None else None, fullscreen)
+    for name, value in hints.items():  # read by SDL when it starts (a unit's Environment= wins)
+        os.environ.setdefault(name, value)
     from kivy.config import Config as KivyConfig
 
     KivyConfig.set("kivy", "exit_on_escape", "0")  # Escape must never end a game night
@@ -64,16 +91,18 @@ def prepare_kivy(fullscreen: bool) -> None:
     KivyConfig.set("graphics", "height", str(HEIGHT))
     KivyConfig.set("graphics", "minimum_width", str(WIDTH))
     KivyConfig.set("graphics", "minimum_height", str(HEIGHT))
+    # Exactly these input providers: Kivy's defaults (and a config.ini's) would add a second reader.
+    for option in KivyConfig.options("input"):
+        KivyConfig.remove_option("input", option)
+    for name, value in inputs.items():
+        KivyConfig.set("input", name, value)
     if fullscreen:
         KivyConfig.set("graphics", "fullscreen", "auto")
         KivyConfig.set("graphics", "show_cursor", "0")
-        # the Pi's touch panel also arrives as a mouse: ignore the mouse while touches come in
-        KivyConfig.set("input", "mouse", "mouse,multitouch_on_demand,disable_on_activity")
         KivyConfig.set("kivy", "keyboard_mode", "systemanddock")
     else:
         KivyConfig.set("graphics", "fullscreen", "0")
         KivyConfig.set("graphics", "resizable", "1")
-        KivyConfig.set("input", "mouse", "mouse,multitouch_on_demand")
 
 
 def after_first_frame(app: Any, work: Callable[[], Any]) -> None:
@@ -191,11 +220,14 @@ class Services:
             ctl.table,
             ctl.links,
             config.data_dir,
-            base=lambda: (ctl.phones.address, ctl.phones.port),
+            # the address of the network now (without one, the host page is on this machine only)
+            base=lambda: (ctl.phones.address or "127.0.0.1", ctl.phones.port),
             pref=ctl.pref,
             set_pref=ctl.set_pref,
             language=lambda: ctl.lang,
+            warnings=ctl.health_words,  # the Pi's own, as on the start screen
         )
+        ctl.health_changed.append(ctl.host.refresh)
         self.runner = await server.serve(self.sockets)
         ctl.phones.server = server
 
@@ -211,6 +243,33 @@ class Services:
         for sock in self.sockets:  # never served (a stop before the first frame): closed here
             with contextlib.suppress(OSError):
                 sock.close()
+
+
+async def _until_stopped(work: Any) -> bool:
+    """Await ``work`` unless SIGINT or SIGTERM comes first (then cancel it): did it finish?"""
+    loop = asyncio.get_running_loop()
+    stop = asyncio.Event()
+    signals = []
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.add_signal_handler(sig, stop.set)
+            signals.append(sig)
+    task = asyncio.ensure_future(work)
+    stopped = asyncio.ensure_future(stop.wait())
+    try:
+        await asyncio.wait({task, stopped}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for sig in signals:
+            loop.remove_signal_handler(sig)
+        stopped.cancel()
+        if not task.done():
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+    if task.cancelled():
+        return False
+    task.result()  # its exception, if any
+    return True
 
 
 async def run(config: Config, fullscreen: bool = False, lock: WriterLock | None = None) -> int:
@@ -234,8 +293,26 @@ async def run(config: Config, fullscreen: bool = False, lock: WriterLock | None 
     services = Services(config, ctl, bind_phones(config, ctl))
     if ctl.phones.port:
         lock.announce_port(ctl.phones.port)  # `companion host-link` prints the port phones really reach
+    from companion.app.netwatch import AddressWatch
+    from companion.appliance.display import wait_for_display
+    from companion.appliance.health import HealthWatch
 
-    # These import Kivy: after prepare_kivy().
+    # The phones' address follows the network (a Pi on Wi-Fi boots before its Wi-Fi is up).
+    watch = AddressWatch(lambda: ctl.phones.address, lambda _address: ctl.network_changed())
+    watch.start()
+    health = HealthWatch(config.data_dir, ctl.set_health)  # overlay file system, under-voltage, throttling
+    # A service waits for its display rather than ending (a panel or an X server that comes later);
+    # a stop meanwhile (systemctl stop, Ctrl-C) ends it cleanly.
+    if not await _until_stopped(wait_for_display()):
+        watch.stop()
+        await services.close()
+        await commands.close()
+        await player.stop()
+        await table.stop()
+        store.close()
+        return 0
+
+    # These import Kivy (ui.shell opens the window): after prepare_kivy() and the display.
     from ui.shell import CompanionApp
 
     app = CompanionApp(ctl, screens(), fullscreen=fullscreen, on_pi=on_raspberry_pi())
@@ -251,6 +328,7 @@ async def run(config: Config, fullscreen: bool = False, lock: WriterLock | None 
         services.start(app)
         player.start()  # it builds the open game's view (loading its rules) and may think: not before
         collector.start()  # full garbage collections only while the table is quiet (ui/memory.py)
+        health.start()
 
     after_first_frame(app, after_the_first_frame)
     loop = asyncio.get_running_loop()
@@ -266,6 +344,8 @@ async def run(config: Config, fullscreen: bool = False, lock: WriterLock | None 
     try:
         await app.async_run(async_lib="asyncio")
     finally:
+        watch.stop()
+        await health.stop()
         if control is not None:
             control.close()
         await app.shutdown()

@@ -17,7 +17,7 @@ from companion.app.config import Config
 from companion.app.i18n import LANGUAGES, text
 from companion.app.names import refusal_text
 from companion.app.preferences import PREF_LANGUAGE
-from companion.app.qr import phone_address, qr_png, seat_url
+from companion.app.qr import base_url, lan_address, qr_png, seat_url
 from companion.app.seats import SeatLink, SeatLinks, wifi_payload
 from companion.app.store import GameHeader, Store
 from companion.app.table import Ack, Table
@@ -63,12 +63,23 @@ class HostService(Protocol):
 @dataclass
 class Phones:
     """The phone server as the touchscreen sees it: ``port`` 0 when nothing listens (``problem``
-    says why); ``server`` None until it serves (it starts right after the first frame)."""
+    says why); ``server`` None until it serves (it starts right after the first frame).
+    ``address`` is read anew each time (the configured one, else this machine's LAN address; None
+    while there is no network), so every code shown carries the address of the network now."""
 
     server: PhoneService | None
     port: int
-    address: str
+    configured: str = ""  # [server] public_address
     problem: str = ""
+
+    @property
+    def address(self) -> str | None:
+        return lan_address(self.configured)
+
+    def url(self) -> str | None:
+        """``http://address:port/``; None without a network or without a listening server."""
+        address = self.address
+        return base_url(address, self.port) if address and self.port else None
 
 
 class Controller:
@@ -78,8 +89,11 @@ class Controller:
         self.table = table
         self.links = links
         self.prefs: dict[str, JSON] = {}
-        self.phones = Phones(None, 0, phone_address(config.public_address))
+        self.phones = Phones(None, 0, config.public_address)
         self.language_changed: list[Callable[[], None]] = []
+        self.address_changed: list[Callable[[], None]] = []  # the network came, went or changed
+        self.health: list[tuple[str, dict[str, JSON]]] = []  # warnings about the Pi (companion.appliance.health)
+        self.health_changed: list[Callable[[], None]] = []
         self.inputs: Any = None  # hardware.router.Box, when the box's hardware runs
         self.host: HostService | None = None  # the host page and room codes on the phone server (companion.net.host)
         self.hardware_problem = ""
@@ -185,8 +199,10 @@ class Controller:
             return []
         return await asyncio.to_thread(self.links.ensure, game_id, seats)
 
-    def link_url(self, token: str) -> str:
-        return seat_url(self.phones.address, self.phones.port, token)
+    def link_url(self, token: str) -> str | None:
+        """A seat's link with the address of the network now; None while there is none."""
+        address = self.phones.address
+        return seat_url(address, self.phones.port, token) if address else None
 
     async def qr(self, payload: str) -> bytes:
         return await asyncio.to_thread(qr_png, payload, 10)
@@ -203,10 +219,24 @@ class Controller:
             return ""
         return self.host.codes.issue(game_id, seat).code
 
-    def landing_url(self) -> str:
-        """Where a room code is typed: the phone server's front page."""
-        host = f"[{self.phones.address}]" if ":" in self.phones.address else self.phones.address
-        return f"http://{host}:{self.phones.port}/"
+    def landing_url(self) -> str | None:
+        """Where a room code is typed: the phone server's front page (None without a network)."""
+        return self.phones.url()
+
+    def network_changed(self) -> None:
+        """The phones' address changed (:class:`companion.app.netwatch.AddressWatch`): redraw what shows it."""
+        for callback in list(self.address_changed):
+            callback()
+
+    def health_words(self, lang: str | None = None) -> list[str]:
+        """The Pi's warnings (overlay file system, under-voltage, throttling) in the table's language."""
+        return [text(code, params, lang or self.lang, ("companion.appliance",)) for code, params in self.health]
+
+    def set_health(self, warnings: list[tuple[str, dict[str, JSON]]]) -> None:
+        if warnings != self.health:
+            self.health = warnings
+            for callback in list(self.health_changed):
+                callback()
 
     async def host_url(self) -> str | None:
         return await asyncio.to_thread(self.host.url) if self.host is not None else None

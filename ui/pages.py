@@ -85,9 +85,21 @@ class StartScreen(Page):
         grid.height = 2 * dp(84) + dp(10)
         box.add_widget(grid)
         phones = self.ctl.phones
-        # Listening from before the first frame (the server itself starts right after it).
-        where = f"http://{phones.address}:{phones.port}" if phones.port else self.t("ui.start.no_phones")
-        box.add_widget(Lbl(self.t("ui.start.phones", where=where), colour=theme.MUTED, wrap=True))
+        # Listening from before the first frame (the server itself starts right after it); the
+        # address is the network's now (redrawn when it changes).
+        if not phones.port:
+            box.add_widget(
+                Lbl(self.t("ui.start.phones", where=self.t("ui.start.no_phones")), colour=theme.MUTED, wrap=True)
+            )
+        elif phones.address is None:
+            box.add_widget(Lbl(self.t("ui.start.no_network"), colour=theme.DANGER, wrap=True, tid="start.network"))
+        else:
+            where = (phones.url() or "").rstrip("/")
+            box.add_widget(
+                Lbl(self.t("ui.start.phones", where=where), colour=theme.MUTED, wrap=True, tid="start.network")
+            )
+        for warning in self.ctl.health_words():  # saved games at risk, a weak power supply
+            box.add_widget(Lbl(warning, colour=theme.DANGER, wrap=True, size=theme.FONT_SMALL, tid="start.health"))
         box.add_widget(Widget())
         return box
 
@@ -373,7 +385,11 @@ class DiagnosticsScreen(Page):
 
         connected = ", ".join(sorted(seat(s) for s in ctl.connected())) or "–"
         rows = [
-            ("phones", self.t("ui.diag.phones"), f"http://{phones.address}:{phones.port}" if phones.port else "–"),
+            (
+                "phones",
+                self.t("ui.diag.phones"),
+                (phones.url() or "").rstrip("/") or (self.t("ui.start.no_network") if phones.port else "–"),
+            ),
             ("phone_problem", self.t("ui.diag.phone_problem"), phones.problem or "–"),
             ("connected", self.t("ui.diag.connected"), connected),
             ("data", self.t("ui.diag.data"), str(ctl.config.store_path)),

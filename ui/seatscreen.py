@@ -142,6 +142,12 @@ class SeatsScreen(Page):
         return hbox(left, self.qr_panel())
 
     def qr_panel(self) -> Widget:
+        if self.showing is not None and self.showing != "@wifi" and self.ctl.phones.address is None:
+            return Panel(
+                Lbl(self.t("ui.seats.no_network"), colour=theme.DANGER, wrap=True, tid="seats.no_network"),
+                Widget(),
+                orientation="vertical",
+            )
         if self.showing is None or self.qr_texture is None:
             return Panel(
                 Lbl(self.t("ui.seats.explain"), colour=theme.MUTED, wrap=True), Widget(), orientation="vertical"
@@ -170,7 +176,7 @@ class SeatsScreen(Page):
         if self.qr_code:  # or type the code on the landing page, when a camera will not scan
             parts.append(
                 Lbl(
-                    self.t("ui.seats.code", room=self.qr_code, address=self.ctl.landing_url()),
+                    self.t("ui.seats.code", room=self.qr_code, address=self.ctl.landing_url() or ""),
                     bold=True,
                     halign="center",
                     size_hint_y=None,
@@ -194,13 +200,28 @@ class SeatsScreen(Page):
         link = next((lk for lk in self.links if lk.seat == seat), None)
         if link is None or link.claimed:
             return
-        url = self.ctl.link_url(link.token)
+        url = self.ctl.link_url(link.token)  # the address of the network now
         self.showing = seat
+        if url is None:  # no network yet: no code a phone could use
+            self.qr_texture, self.qr_url, self.qr_code = None, "", ""
+            self.body.clear_widgets()
+            self.body.add_widget(self.build_body())
+            return
         caption = self.t("ui.seats.scan", seat=self.seat_label(seat))
         code = self.ctl.room_code(seat)
         self.app.run(
             self.ctl.qr(url), lambda png: self._show_png(png, caption, url, code) if self.showing == seat else None
         )
+
+    def network_changed(self) -> None:
+        """The address changed: a seat's code on screen is drawn again with the new one (or gives
+        way to "no network yet"); the host page's code likewise."""
+        if self.showing is None or self.showing == "@wifi":
+            return
+        if self.showing == "@host":
+            self.show_host()
+        else:
+            self.show(self.showing)
 
     def show_wifi(self) -> None:
         payload = self.ctl.wifi()

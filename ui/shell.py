@@ -94,7 +94,22 @@ class CompanionApp(App):
         self.toast = Toast()
         root.add_widget(self.toast)
         self.ctl.language_changed.append(self.refresh_words)
+        self.ctl.address_changed.append(self.network_changed)
+        self.ctl.health_changed.append(self.health_changed)
         return root
+
+    def network_changed(self) -> None:
+        """The phones' address changed: the screens that show it are drawn again at once."""
+        for name in ("start", "diagnostics"):
+            if name in self.pages and self.screen == name:
+                self.pages[name].refresh()
+        if "seats" in self.pages and self.screen == "seats":
+            self.pages["seats"].network_changed()
+
+    def health_changed(self) -> None:
+        """A warning about the Pi came or went (under-voltage, throttling, an overlay file system)."""
+        if "start" in self.pages and self.screen == "start":
+            self.pages["start"].refresh()
 
     def on_start(self) -> None:
         self._subscription = self.ctl.table.subscribe(TABLE, self.on_message)

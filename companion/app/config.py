@@ -37,6 +37,9 @@ class Config:
     hardware: Mapping[str, Any] = field(default_factory=dict)
     ai_cpu_budget: float = 0.5  # CPU seconds a player the table plays (Mister X) may think per move
     ai_thinking: float = 1.5  # seconds before that player's move appears (it "thinks")
+    # Set only for the commands that can do without the file (status, doctor, hotspot status) when
+    # it exists but this user may not read it (it holds the hotspot password): why, in words.
+    unreadable: str = ""
 
     @property
     def store_path(self) -> Path:

@@ -1,4 +1,4 @@
-"""The appliance's part of ``companion doctor``: display/OpenGL and the data directory's storage."""
+"""The appliance's part of ``companion doctor``: display/OpenGL, GPIO, serial ports and storage."""
 
 from __future__ import annotations
 
@@ -11,6 +11,8 @@ from companion.appliance import facts
 def report(data_dir: Path | None) -> dict[str, Any]:
     return {
         "display": facts.display(data_dir),
+        "gpio": facts.gpio(),
+        "serial": facts.serial_ports(),
         "storage": facts.storage(data_dir) if data_dir is not None else None,
     }
 
@@ -41,6 +43,37 @@ def format_report(data: dict[str, Any]) -> str:
         )
     elif "app" in d:
         lines.append("  the app's window: not recorded yet (the app writes display.json once its window is up)")
+    g = data.get("gpio")
+    if g is not None:
+        lines.append("GPIO")
+        lines.append(f"  board: {g['model'] or '(not a Raspberry Pi)'}")
+        chips = ", ".join(f"{c['node']}{'' if c['usable'] else ' (no access: group gpio)'}" for c in g["chips"])
+        lines.append(f"  chips: {chips or 'none'}")
+        for m in g["modules"]:
+            if m["ok"]:
+                lines.append(f"  {m['module']} {m['version']} ({m['path']})")
+            else:
+                hint = (
+                    " (on a Pi: from PyPI on Python 3.11, sudo apt install python3-lgpio on 3.13)"
+                    if m["module"] == "lgpio"
+                    else ""
+                )
+                lines.append(f"  {m['module']}: not available{hint}: {m['error']}")
+        if g["pin_factory"]:
+            lines.append(f"  GPIOZERO_PIN_FACTORY={g['pin_factory']}")
+    se = data.get("serial")
+    if se is not None:
+        lines.append("Serial ports")
+        for port in se["ports"]:
+            target = f" -> {port['target']}" if port["target"] else ""
+            lines.append(f"  {port['node']}{target}{'' if port['usable'] else ' (no access: group dialout)'}")
+        if not se["ports"]:
+            lines.append("  none (enable the UART: docs/wiring.md)")
+        if se["serial_console"]:
+            lines.append(
+                f"  the kernel's console is on a serial port ({' '.join(se['serial_console'])}): "
+                "a reader there gets console output (raspi-config: no login shell over serial)"
+            )
     st = data["storage"]
     if st is not None:
         lines.append("Storage")

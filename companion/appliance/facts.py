@@ -145,8 +145,13 @@ def storage(data_dir: Path) -> dict[str, Any]:
     except OSError:
         pass
     store = Path(data_dir) / "companion.sqlite3"
-    if store.is_file():
-        facts["store_bytes"] = sum(p.stat().st_size for p in Path(data_dir).glob("companion.sqlite3*") if p.is_file())
+    try:  # a data directory this user may not enter (0750 companion) has a size nobody here can tell
+        if store.is_file():
+            facts["store_bytes"] = sum(
+                p.stat().st_size for p in Path(data_dir).glob("companion.sqlite3*") if p.is_file()
+            )
+    except PermissionError:
+        facts["unreadable"] = True
     return facts
 
 
@@ -299,3 +304,66 @@ def warn_if_volatile(data_dir: Path) -> str:
     if reason:
         log.warning("saved games in %s are lost at power-off: %s", data_dir, reason)
     return str(reason)
+
+
+# --------------------------------------------------------------------------- GPIO and serial ports
+
+
+def board_model() -> str:
+    """``Raspberry Pi 5 Model B Rev 1.0``; "" off a Pi."""
+    return _read("/proc/device-tree/model").rstrip("\0").strip()
+
+
+def _module_version(name: str) -> dict[str, Any]:
+    """Whether a Python module is there, its version and where it comes from (venv or Debian),
+    without importing it: lgpio makes its notification pipes in the working directory on import."""
+    import importlib.metadata
+    import importlib.util
+
+    try:
+        spec = importlib.util.find_spec(name)
+    except (ImportError, ValueError) as exc:
+        spec, error = None, f"{type(exc).__name__}: {exc}"[:200]
+    else:
+        error = f"no module named {name}"
+    if spec is None:
+        return {"module": name, "ok": False, "error": error}
+    try:
+        version = importlib.metadata.version(name)
+    except importlib.metadata.PackageNotFoundError:
+        version = "?"
+    return {"module": name, "ok": True, "version": version, "path": str(spec.origin or "")}
+
+
+def gpio(dev: Path = Path("/dev")) -> dict[str, Any]:
+    """The GPIO chips and whether this user may open them, and gpiozero's pin factories here: on a
+    Pi 5 only lgpio works (from PyPI on Python 3.11, from Raspberry Pi OS's python3-lgpio on 3.13)."""
+    chips = sorted(dev.glob("gpiochip*"))
+    return {
+        "model": board_model(),
+        "chips": [{"node": str(c), "usable": os.access(c, os.R_OK | os.W_OK)} for c in chips],
+        "pin_factory": os.environ.get("GPIOZERO_PIN_FACTORY", ""),
+        "modules": [_module_version(name) for name in ("gpiozero", "lgpio")],
+    }
+
+
+SERIAL_PATTERNS = ("serial0", "serial1", "ttyAMA*", "ttyS0", "ttyUSB*", "ttyACM*")
+
+
+def serial_ports(dev: Path = Path("/dev"), boot: Path = Path("/boot/firmware")) -> dict[str, Any]:
+    """The serial ports a tag reader may be on (``serial0`` names the GPIO UART), whether this user
+    may open them (the group dialout), and whether the kernel's console holds the UART."""
+    ports = []
+    seen: set[Path] = set()
+    for pattern in SERIAL_PATTERNS:
+        for node in sorted(dev.glob(pattern)):
+            if node in seen:
+                continue
+            seen.add(node)
+            target = os.path.realpath(node) if node.is_symlink() else ""
+            ports.append({"node": str(node), "target": target, "usable": os.access(node, os.R_OK | os.W_OK)})
+    cmdline = _read(str(boot / "cmdline.txt")) or _read("/proc/cmdline")
+    console = [word for word in cmdline.split() if word.startswith("console=") and "tty1" not in word]
+    config = _read(str(boot / "config.txt"))
+    uart = [line.strip() for line in config.splitlines() if "uart" in line and not line.strip().startswith("#")]
+    return {"ports": ports, "serial_console": console, "config_txt_uart": uart}

@@ -115,10 +115,13 @@ def add_commands(subparsers: Any) -> None:
     p.add_argument("--password", help="store this password (8-63 characters) in the configuration first")
     p.add_argument("--open", action="store_true", help="store an empty password: an open network")
     p.add_argument("--ifname", default="wlan0", help="the Wi-Fi interface (default wlan0)")
-    p.set_defaults(func=cmd_hotspot)
+    p.set_defaults(func=cmd_hotspot, without_config=True)  # status only: on/off need root, who reads it
 
 
 def cmd_hotspot(args: argparse.Namespace, config: Any, runner: Runner = _run) -> int:
+    if shutil.which("nmcli") is None and args.action == "status":
+        print(str(args.say("appliance.hotspot.say.no_nmcli", {})))
+        return 0
     if shutil.which("nmcli") is None:
         raise HotspotError("appliance.hotspot.no_nmcli", "NetworkManager (nmcli) is not installed")
     hotspot = Hotspot(runner, args.ifname)
@@ -128,9 +131,11 @@ def cmd_hotspot(args: argparse.Namespace, config: Any, runner: Runner = _run) ->
 
     if args.action == "status":
         state = "on" if hotspot.active() else ("configured" if hotspot.exists() else "off")
-        print(say("status", state=say(f"state.{state}"), ssid=config.hotspot_ssid or say("no_ssid")))
+        unreadable = getattr(config, "unreadable", "")
+        ssid = unreadable if unreadable else (config.hotspot_ssid or say("no_ssid"))
+        print(say("status", state=say(f"state.{state}"), ssid=ssid))
         return 0
-    if os.geteuid() != 0:
+    if getattr(config, "unreadable", "") or os.geteuid() != 0:
         raise HotspotError("appliance.hotspot.root", "changing the network needs root: sudo companion hotspot ...")
     if args.action == "off":
         if hotspot.off():

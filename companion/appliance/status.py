@@ -81,9 +81,22 @@ def stored_game(data_dir: Path) -> dict[str, Any] | None:
     if not path.is_file():
         return None
     try:
-        db = sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True, timeout=2)
-    except sqlite3.Error as exc:
+        return _read_game(path, "mode=ro")
+    except sqlite3.OperationalError as exc:
+        # A reader who may not write the folder cannot make the WAL index (-shm) that a WAL store
+        # needs while no app has it open: read the file as it is (nothing writes it meanwhile).
+        if "readonly" not in str(exc) and "unable to open" not in str(exc):
+            return {"error": str(exc)}
+        try:
+            return _read_game(path, "mode=ro&immutable=1")
+        except (sqlite3.Error, ValueError) as again:
+            return {"error": str(again)}
+    except (sqlite3.Error, ValueError) as exc:
         return {"error": str(exc)}
+
+
+def _read_game(path: Path, mode: str) -> dict[str, Any]:
+    db = sqlite3.connect(f"{path.as_uri()}?{mode}", uri=True, timeout=2)
     try:
         row = db.execute("SELECT value FROM meta WHERE key = 'current_game'").fetchone()
         count = db.execute("SELECT COUNT(*) FROM games").fetchone()[0]
@@ -97,8 +110,6 @@ def stored_game(data_dir: Path) -> dict[str, Any] | None:
             if g is not None:
                 game["current"] = dict(zip(("id", "rules", "title", "status", "updated", "events"), g, strict=True))
         return game
-    except (sqlite3.Error, ValueError) as exc:
-        return {"error": str(exc)}
     finally:
         db.close()
 
@@ -110,6 +121,7 @@ def collect(config: Any) -> dict[str, Any]:
     return {
         "version": version_text(),
         "config": str(config.path) if config.path else None,
+        "config_unreadable": getattr(config, "unreadable", "") or None,
         "service": unit,
         "game": game,
         "storage": facts.storage(data_dir),
@@ -168,7 +180,10 @@ def format_status(data: dict[str, Any], say: Say) -> str:
     rows.append(("data", f"{st['data_dir']} ({where}{room})"))
     if st["volatile"]:
         rows.append(("warning", _say("volatile", why=st["volatile"])))
-    rows.append(("config", data["config"] or _say("no_config")))
+    if data.get("config_unreadable"):
+        rows.append(("config", data["config_unreadable"]))
+    else:
+        rows.append(("config", data["config"] or _say("no_config")))
     power = data["power"]
     if power is None:
         rows.append(("power", _say("no_vcgencmd")))
@@ -190,7 +205,7 @@ def format_status(data: dict[str, Any], say: Say) -> str:
 def add_commands(subparsers: Any) -> None:
     p = subparsers.add_parser("status", help="the service, the open game, phones, data directory, disk and power")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
-    p.set_defaults(func=cmd_status)
+    p.set_defaults(func=cmd_status, without_config=True)  # shows what it can without the file
 
 
 def cmd_status(args: argparse.Namespace, config: Any) -> int:

@@ -9,7 +9,7 @@ Routes (added to the phone server):
 - ``GET /host/ws`` — its web socket: ``{"type": "hello", "token": ...}`` first (the host token,
   :mod:`companion.app.hostlink`, checked in constant time, failures slowed per address), then the
   server pushes ``{"type": "host", ...}`` (games, the open game with its seats, settings, the end
-  result with its BG Stats link) after every change, and answers
+  result with its BG Stats link, the Pi's warnings) after every change, and answers
   ``{"type": "do", "id": n, "op": ..., "args": {...}}`` with ``{"type": "done", "id": n, "result": ...}``
   or ``{"type": "refused", "id": n, "code": ..., "params": ..., "text": ...}``.
 
@@ -115,8 +115,12 @@ class Host:
         pref: Callable[[str, JSON], JSON],
         set_pref: Callable[[str, JSON], Awaitable[None]],
         language: Callable[[], str],
+        warnings: Callable[[str], list[str]] | None = None,
     ) -> None:
+        """``warnings(lang)``: the Pi's own warnings in words (under-voltage, an overlay file
+        system: ``companion.appliance.health``), shown above the page; :meth:`refresh` when they change."""
         self.server = server
+        self.warnings = warnings
         self.store = store
         self.table = table
         self.links = links
@@ -345,6 +349,10 @@ class Host:
         return refusal_text(exc, self.language(), ("companion.net",), self.table.current)
 
     # -- what the host page shows -----------------------------------------------------------------------
+    def refresh(self) -> None:
+        """Something the page shows beside the table changed (the Pi's warnings): push it."""
+        self._schedule()
+
     def _schedule(self) -> None:
         if not self.sockets and not self.changed:
             return
@@ -421,6 +429,7 @@ class Host:
                 for h in games
             ],
             "current": open_game,
+            "warnings": list(self.warnings(lang)) if self.warnings is not None else [],
             "settings": {s.key: self.pref(s.key, s.default) for s in preferences.settings()},
             # every game's preferences, as its package gives them (the settings tab draws them all)
             "preferences": [{**entry, "game": g} for g in game_names() for entry in game_preferences(g)],

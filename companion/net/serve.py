@@ -14,16 +14,19 @@ import contextlib
 import errno
 import signal
 import sys
+from collections.abc import Callable
 from typing import TextIO
 
 from companion.app.autoplay import TablePlayer
 from companion.app.config import Config
+from companion.app.i18n import text
 from companion.app.preferences import PREF_LANGUAGE, Preferences
-from companion.app.qr import phone_address, qr_terminal, seat_url
+from companion.app.qr import base_url, phone_address, qr_terminal, seat_url
 from companion.app.seats import TABLE_SEAT, SeatLinks
 from companion.app.store import Store
 from companion.app.table import Table
 from companion.app.writer import CommandServer, WriterLock
+from companion.appliance.health import HealthWatch
 from companion.appliance.hooks import lock_waiting, start_heartbeat
 from companion.appliance.logs import setup_logging
 from companion.appliance.status import status_line
@@ -56,8 +59,11 @@ async def print_links(table: Table, links: SeatLinks, out: TextIO | None = None)
     return waiting
 
 
-async def show_codes(table: Table, links: SeatLinks, address: str, port: int, host: Host | None = None) -> None:
-    """At the terminal: one seat's QR code at a time, on Enter, so nobody photographs another's."""
+async def show_codes(
+    table: Table, links: SeatLinks, address: Callable[[], str], port: int, host: Host | None = None
+) -> None:
+    """At the terminal: one seat's QR code at a time, on Enter, so nobody photographs another's;
+    ``address()`` is read for each code (the network's address then)."""
     while True:
         waiting = await print_links(table, links)
         if not waiting or table.current is None:
@@ -70,10 +76,11 @@ async def show_codes(table: Table, links: SeatLinks, address: str, port: int, ho
             if not await asyncio.to_thread(sys.stdin.readline):
                 return  # stdin closed
             (link,) = await asyncio.to_thread(links.ensure, game_id, [seat])
-            url = seat_url(address, port, link.token)
+            now = address()
+            url = seat_url(now, port, link.token)
             code = ""
             if host is not None:
-                code = f"\nor type the room code {host.codes.issue(game_id, seat).code} at http://{address}:{port}/"
+                code = f"\nor type the room code {host.codes.issue(game_id, seat).code} at {base_url(now, port)}"
             print(f"{qr_terminal(url)}\n{url}{code}\n\nPress Enter when the phone has joined.")
             await asyncio.to_thread(sys.stdin.readline)
             print(CLEAR, end="", flush=True)
@@ -95,6 +102,7 @@ async def serve(config: Config, lock: WriterLock | None = None) -> None:
     player = TablePlayer(table, config.ai_thinking, config.ai_cpu_budget)  # e.g. Mister X played by the table
     player.start()
     inputs: Box | None = None
+    health: HealthWatch | None = None
     commands = CommandServer(table, lock)
     try:  # buttons, lights and tag readers from [hardware] (mode auto: simulated twins off a Pi)
         await commands.start()
@@ -107,6 +115,8 @@ async def serve(config: Config, lock: WriterLock | None = None) -> None:
         # A language chosen on the host page reaches every phone that follows the table at once.
         prefs.changed.append(lambda key: server.language_changed() if key == PREF_LANGUAGE else None)
         address = phone_address(config.public_address)
+        # The Pi's own warnings (under-voltage, an overlay file system) for the host page.
+        health = HealthWatch(config.data_dir, lambda _warnings: host.refresh())
         where = [config.port]  # the port phones reach, once the server is listening
         host = Host(
             server,
@@ -114,11 +124,13 @@ async def serve(config: Config, lock: WriterLock | None = None) -> None:
             table,
             links,
             config.data_dir,
-            base=lambda: (address, where[0]),
+            base=lambda: (phone_address(config.public_address), where[0]),  # the network's address now
             pref=prefs.get,
             set_pref=prefs.set,
             language=lambda: prefs.language,
+            warnings=lambda lang: [text(c, p, lang, ("companion.appliance",)) for c, p in health.last or []],
         )
+        health.start()
         try:
             runner, port = await server.start(config.host, config.port)
         except OSError as exc:
@@ -128,6 +140,8 @@ async def serve(config: Config, lock: WriterLock | None = None) -> None:
         where[0] = port
         lock.announce_port(port)  # `companion host-link` prints the port phones really reach
     except BaseException:
+        if health is not None:
+            await health.stop()
         if inputs is not None:
             await inputs.aclose()
         await commands.close()
@@ -144,7 +158,7 @@ async def serve(config: Config, lock: WriterLock | None = None) -> None:
         # Shown once, here only: the host page runs the table from any phone or tablet.
         url = await asyncio.to_thread(host.url)
         print(f"\nThe host page (keep this link to yourself):\n{qr_terminal(url)}\n{url}\n")
-        codes = asyncio.create_task(show_codes(table, links, address, port, host))
+        codes = asyncio.create_task(show_codes(table, links, lambda: phone_address(config.public_address), port, host))
     else:
         # No terminal to take turns at (e.g. a service log): list the seats, never their links.
         await print_links(table, links)
@@ -161,6 +175,7 @@ async def serve(config: Config, lock: WriterLock | None = None) -> None:
             beat.cancel()
         if codes is not None:
             codes.cancel()
+        await health.stop()
         await runner.cleanup()
         await inputs.aclose()
         await commands.close()

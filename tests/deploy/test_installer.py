@@ -104,3 +104,24 @@ def test_unknown_options_and_help() -> None:
     assert done.returncode == 1 and "unknown option --frobnicate" in done.stderr
     helped = subprocess.run(["bash", str(SCRIPT), "--help"], capture_output=True, text=True, timeout=60)
     assert "sudo deploy/install-pi.sh" in helped.stdout and "COMPANION_TEST_ARCH" in helped.stdout
+
+
+def test_purge_only_with_uninstall_and_help_names_both() -> None:
+    done = subprocess.run(["bash", str(SCRIPT), "--purge"], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1 and "--purge goes with --uninstall" in done.stderr
+    helped = subprocess.run(["bash", str(SCRIPT), "--help"], capture_output=True, text=True, timeout=60)
+    assert "--uninstall [--purge]" in helped.stdout and "deploy/requirements/" in helped.stdout
+
+
+def test_a_lock_file_for_each_release_and_machine_pins_every_package_with_hashes() -> None:
+    """The installer's pinned packages (make lock): Python 3.11 (bookworm) and 3.13 (trixie), on a Pi
+    (aarch64) and a PC; every requirement exact and hashed, lgpio only where PyPI has its wheel."""
+    folder = ROOT / "deploy" / "requirements"
+    for py in ("3.11", "3.13"):
+        for arch in ("aarch64", "x86_64"):
+            text = (folder / f"py{py}-{arch}.txt").read_text()
+            entries = [e for e in text.replace("\\\n", " ").splitlines() if e and not e.startswith("#")]
+            names = {e.split("==")[0].strip() for e in entries}
+            assert {"kivy", "aiohttp", "gpiozero", "pyserial", "qrcode", "pillow", "setuptools"} <= names
+            assert all("==" in e and "--hash=sha256:" in e for e in entries), py
+            assert ("lgpio" in names) == (py == "3.11" and arch == "aarch64")

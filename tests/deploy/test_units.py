@@ -62,7 +62,9 @@ def test_lite_unit_names_no_groups_and_is_hardened() -> None:
     # ProtectClock= implies DeviceAllow=char-rtc, which blocks every other device on systemd 252.
     for key in ("PrivateDevices", "DevicePolicy", "DeviceAllow", "ProtectClock"):
         assert f"Service.{key}" not in u, key
-    assert u["Unit.StartLimitBurst"] and u["Service.Restart"] == ["always"]
+    # Never gives up (a display or disk that came late at boot), never waits for the network.
+    assert u["Unit.StartLimitIntervalSec"] == ["0"] and u["Service.Restart"] == ["always"]
+    assert not any("network-online" in v for k in ("Unit.After", "Unit.Wants", "Unit.Requires") for v in u.get(k, []))
 
 
 def test_desktop_unit_runs_in_the_session_through_xwayland() -> None:

@@ -80,8 +80,13 @@ class AppProcess:
         extra_config: str = "",
         language: str = "en",
         plugins: tuple[str, ...] = (),
+        public_address: str = "127.0.0.1",
+        command_prefix: tuple[str, ...] = (),
     ) -> None:
-        """``plugins``: modules imported before the app runs (``toygame`` registers the test game)."""
+        """``plugins``: modules imported before the app runs (``toygame`` registers the test game);
+        ``public_address`` "": the address is detected, as on a Pi; ``command_prefix``: the app's
+        command line starts with it (e.g. ``unshare --net``)."""
+        self.command_prefix = command_prefix
         self.display = display
         self.plugins = plugins
         self.home = home
@@ -95,7 +100,7 @@ class AppProcess:
         config = home / "companion.toml"
         self.port = free_port()  # fixed across restarts, like 8080 on a Pi, so phone links stay valid
         config.write_text(
-            f'[server]\nhost = "127.0.0.1"\nport = {self.port}\npublic_address = "127.0.0.1"\n'
+            f'[server]\nhost = "127.0.0.1"\nport = {self.port}\npublic_address = "{public_address}"\n'
             f'[table]\nlanguage = "{language}"\ndata_dir = "{self.data}"\n' + extra_config
         )
         self.config = config
@@ -133,7 +138,7 @@ class AppProcess:
                 "-c",
                 f"import sys; {loads}; from companion.cli import main; sys.exit(main(['run']))",
             ]
-        self.proc = subprocess.Popen(command, cwd=ROOT, env=self.env(), stdout=log, stderr=log)
+        self.proc = subprocess.Popen([*self.command_prefix, *command], cwd=ROOT, env=self.env(), stdout=log, stderr=log)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:

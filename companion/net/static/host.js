@@ -179,10 +179,18 @@ function render(all) {
   const main = document.getElementById("main");
   if (!all && main.querySelector("[data-screen=new]")) {
     main.querySelector("nav.tabs").replaceWith(nav);
+    const old = main.querySelector("[data-warnings]"), now = warnings();
+    if (old) old.replaceWith(now); else if (now) main.prepend(now);
     return;  // a setup being typed is never redrawn under the fingers
   }
   const screens = { game: gameScreen, new: newScreen, saved: savedScreen, history: historyScreen, settings: settingsScreen };
-  main.replaceChildren(nav, screens[H.tab]());
+  main.replaceChildren(warnings(), nav, screens[H.tab]());
+}
+
+function warnings() {  // the Pi's own: saved games in RAM, a weak power supply, throttling
+  const list = H.state.warnings || [];
+  if (!list.length) return "";
+  return el("section", { class: "pi-warnings", "data-warnings": true }, list.map((w) => el("p", {}, w)));
 }
 
 function seatState(s) {

@@ -1,0 +1,88 @@
+"""Warnings about the Pi itself, for the touchscreen's start screen and the host page.
+
+Three things lose a table's evening without a word in the game: saved games kept in RAM (an
+overlay file system, raspi-config's "Overlay File System", or a tmpfs), a power supply too weak for
+the Pi (under-voltage: SD card corruption, readers that drop out) and a Pi slowed down by heat or
+power (throttling). :func:`warnings` turns :mod:`.facts` into message codes with parameters (texts
+in this package's catalogue, every language); :class:`HealthWatch` reads them again every
+``interval`` seconds off the event loop (``vcgencmd`` is a process) and calls back when they change.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from companion.appliance import facts
+
+log = logging.getLogger(__name__)
+
+Warning_ = tuple[str, dict[str, Any]]
+INTERVAL = 30.0
+
+
+def warnings(
+    data_dir: Path, throttled: dict[str, Any] | None = None, storage: dict[str, Any] | None = None
+) -> list[Warning_]:
+    """The Pi's warnings now, most urgent first: ``(code, params)`` for the appliance catalogue."""
+    storage = facts.storage(data_dir) if storage is None else storage
+    found: list[Warning_] = []
+    if storage.get("volatile"):
+        found.append(("appliance.health.volatile", {}))
+    flags = set((throttled or {}).get("flags", []))
+    if "under-voltage now" in flags:
+        found.append(("appliance.health.under_voltage_now", {}))
+    elif "under-voltage since boot" in flags:
+        found.append(("appliance.health.under_voltage_boot", {}))
+    if flags & {"throttled now", "ARM frequency capped now", "soft temperature limit now"}:
+        found.append(("appliance.health.throttled_now", {}))
+    elif flags & {"throttled since boot", "ARM frequency capped since boot", "soft temperature limit since boot"}:
+        found.append(("appliance.health.throttled_boot", {}))
+    return found
+
+
+def read(data_dir: Path) -> list[Warning_]:
+    """:func:`warnings` from this machine (blocking: run it off the loop)."""
+    return warnings(data_dir, facts.throttled(), facts.storage(data_dir))
+
+
+class HealthWatch:
+    """Reads :func:`read` now and every ``interval`` seconds; ``changed(warnings)`` on a change."""
+
+    def __init__(self, data_dir: Path, changed: Callable[[list[Warning_]], None], interval: float = INTERVAL) -> None:
+        self.data_dir = data_dir
+        self.changed = changed
+        self.interval = interval
+        self.last: list[Warning_] | None = None
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        self._task = asyncio.get_running_loop().create_task(self._run(), name="companion-health")
+
+    async def _run(self) -> None:
+        while True:
+            try:
+                now = await asyncio.to_thread(read, self.data_dir)
+            except Exception:  # a fact that cannot be read must not end the watch
+                log.exception("the Pi's health could not be read")
+                now = self.last or []
+            if now != self.last:
+                self.last = now
+                for code, params in now:
+                    log.warning("%s %s", code, params)
+                try:
+                    self.changed(now)
+                except Exception:
+                    log.exception("a health warning could not be shown")
+            await asyncio.sleep(self.interval)
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None

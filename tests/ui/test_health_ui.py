@@ -1,0 +1,72 @@
+"""The Pi's own warnings where people look: the touchscreen's start screen and the host page.
+
+A power supply too weak for the Pi (under-voltage: SD cards break, readers drop out) and a Pi slowed
+down by heat used to show only in ``companion status`` and the log, which nobody at a table reads.
+``vcgencmd`` is the Pi's own tool; off a Pi a stand-in on the PATH answers as a Pi with a weak
+supply does (``throttled=0x50005``: under-voltage and throttled now, and since boot).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+import aiohttp
+from driver import AppProcess
+
+from companion.app.hostlink import HostLink
+
+
+def vcgencmd(folder: Path, value: str) -> Path:
+    folder.mkdir(exist_ok=True)
+    exe = folder / "vcgencmd"
+    exe.write_text(f'#!/bin/sh\n[ "$1" = get_throttled ] && echo "throttled={value}" || exit 1\n')
+    exe.chmod(0o755)
+    return folder
+
+
+async def host_warnings(port: int, token: str) -> list[str]:
+    async with aiohttp.ClientSession() as session, session.ws_connect(f"http://127.0.0.1:{port}/host/ws") as ws:
+        await ws.send_str(json.dumps({"type": "hello", "token": token}))
+        while True:
+            message = json.loads((await ws.receive(timeout=30)).data)
+            if message["type"] == "host":
+                return list(message["warnings"])
+
+
+def test_under_voltage_shows_on_the_start_screen_and_the_host_page(display: str, tmp_path: Path) -> None:
+    import os
+
+    bin_dir = vcgencmd(tmp_path / "bin", "0x50005")
+    app = AppProcess(display, tmp_path, extra_env={"PATH": f"{bin_dir}:{os.environ['PATH']}"})
+    app.start()
+    try:
+        state = app.wait(lambda s: "start.health" in s["tids"], timeout=30, what="the Pi's warnings")
+        shown = [t for t in state["texts"] if t.startswith(("Under-voltage", "The Pi is slowed"))]
+        assert shown == [
+            "Under-voltage now: the power supply is too weak (use the official one). It corrupts SD cards "
+            "and drops readers.",
+            "The Pi is slowed down now (heat or power): it may answer slowly.",
+        ]
+        app.screenshot("start_under_voltage")
+        token = HostLink(app.data).token()
+        warnings = asyncio.run(host_warnings(app.info()["port"], token))
+        assert warnings == shown
+    finally:
+        app.stop()
+
+
+def test_a_healthy_pi_shows_no_warning(display: str, tmp_path: Path) -> None:
+    import os
+
+    bin_dir = vcgencmd(tmp_path / "bin", "0x0")
+    app = AppProcess(display, tmp_path, extra_env={"PATH": f"{bin_dir}:{os.environ['PATH']}"})
+    app.start()
+    try:
+        app.wait(lambda s: s["screen"] == "start", timeout=30)
+        token = HostLink(app.data).token()
+        assert asyncio.run(host_warnings(app.info()["port"], token)) == []  # read by now: the page is up
+        assert "start.health" not in app.state()["tids"]
+    finally:
+        app.stop()

@@ -5,13 +5,15 @@ game really passed through, at or after the last acknowledged one, and never hal
 from __future__ import annotations
 
 import os
+import queue
 import random
-import select
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
+from typing import IO
 
 import pytest
 from drivers import DRIVERS, reference_run
@@ -26,6 +28,12 @@ RUNS = int(os.environ.get("COMPANION_CRASH_RUNS", "20"))
 LONGEST = 400  # events: the kills land in the first 400 events of a game (or at its end)
 
 
+def _read_lines(stream: IO[str], lines: queue.Queue[str | None]) -> None:
+    for line in stream:
+        lines.put(line)
+    lines.put(None)  # the child's end of the pipe is closed
+
+
 def run_and_kill(db: Path, driver: str, game_seed: int, driver_seed: int, kill_at: int, linger: float) -> int:
     """Start the child, which plays until its log reaches ``kill_at`` (0: at once), says ``ARMED``
     and plays one action more; SIGKILL it ``linger`` seconds after ``ARMED`` (0: most often while
@@ -38,16 +46,21 @@ def run_and_kill(db: Path, driver: str, game_seed: int, driver_seed: int, kill_a
         bufsize=1,
     )
     assert proc.stdout is not None
+    # Lines are read by a thread: select() on the pipe would wait for more bytes while the lines the
+    # child already wrote ("ACK 79", "END") sit in the reader's buffer, until the deadline.
+    lines: queue.Queue[str | None] = queue.Queue()
+    reader = threading.Thread(target=_read_lines, args=(proc.stdout, lines), daemon=True)
+    reader.start()
     last_ack = 0
     ready = False
     try:
         deadline = time.monotonic() + 120  # a loaded machine: generous, never part of the result
-        while time.monotonic() < deadline:
-            waiting, _, _ = select.select([proc.stdout], [], [], max(0.0, deadline - time.monotonic()))
-            if not waiting:
+        while True:
+            try:
+                line = lines.get(timeout=max(0.0, deadline - time.monotonic()))
+            except queue.Empty:
                 break
-            line = proc.stdout.readline()
-            if not line:
+            if line is None:
                 break
             ready = ready or line.startswith("READY")
             if line.startswith("ACK "):
@@ -58,10 +71,11 @@ def run_and_kill(db: Path, driver: str, game_seed: int, driver_seed: int, kill_a
     finally:
         proc.send_signal(signal.SIGKILL)
         proc.wait()
+        reader.join(timeout=30)
         # Whatever the child acknowledged but we have not read yet still counts.
-        rest = proc.stdout.read()
-        for line in rest.splitlines():
-            if line.startswith("ACK "):
+        while not lines.empty():
+            line = lines.get()
+            if line is not None and line.startswith("ACK "):
                 last_ack = int(line.split()[1])
     assert ready, "the child never became ready"
     return last_ack

@@ -31,6 +31,10 @@ class StoreError(CompanionError):
     default_code = "store"
 
 
+def _closed() -> StoreError:
+    return StoreError("store.closed", "the saved games are closed: the app is stopping")
+
+
 def _v1(db: sqlite3.Connection) -> None:
     # Statement by statement: executescript() would commit the migration's transaction early.
     db.execute(
@@ -161,6 +165,10 @@ class Store:
         self._jobs = queue.SimpleQueue()  # the C queue: a job reaches the writer sooner
         # game id -> (monotonic time, status) of the last write of its games row (writer thread only)
         self._touched: dict[int, tuple[float, str | None]] = {}
+        # A job given after close() would never run and its caller would wait forever (a request
+        # handler's thread at a stop): it is refused instead, under the lock close() takes too.
+        self._closing = threading.Lock()
+        self._closed = False
         ready: concurrent.futures.Future[None] = concurrent.futures.Future()
         self._thread = threading.Thread(target=self._run, args=(ready,), name="companion-store", daemon=True)
         self._thread.start()
@@ -187,10 +195,21 @@ class Store:
                     fut.set_exception(exc)
         finally:
             db.close()
+            while True:  # nothing can be left behind the end marker (see _submit); never wait for it
+                try:
+                    job = self._jobs.get_nowait()
+                except queue.Empty:
+                    break
+                if job is not None and job[1].set_running_or_notify_cancel():
+                    job[1].set_exception(_closed())
 
     def _submit(self, work: Callable[[sqlite3.Connection], T]) -> concurrent.futures.Future[T]:
         fut: concurrent.futures.Future[T] = concurrent.futures.Future()
-        self._jobs.put((work, fut))
+        with self._closing:
+            if self._closed or not self._thread.is_alive():
+                fut.set_exception(_closed())
+            else:
+                self._jobs.put((work, fut))
         return fut
 
     def _call(self, work: Callable[[sqlite3.Connection], T]) -> T:
@@ -201,8 +220,12 @@ class Store:
         return self._call(work)
 
     def close(self) -> None:
+        with self._closing:
+            first = not self._closed
+            self._closed = True
+            if first:
+                self._jobs.put(None)  # the jobs given before it still run
         if self._thread.is_alive():
-            self._jobs.put(None)
             self._thread.join()
 
     def __enter__(self) -> Store:

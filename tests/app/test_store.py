@@ -4,6 +4,7 @@ imported, deleted, and the schema upgraded by migrations."""
 from __future__ import annotations
 
 import sqlite3
+import threading
 from pathlib import Path
 
 import pytest
@@ -193,3 +194,26 @@ def test_a_newer_file_is_refused(tmp_path: Path) -> None:
     with pytest.raises(StoreError) as info:
         Store(path)
     assert info.value.code == "store.too_new"
+
+
+def test_a_job_given_after_close_is_refused_not_left_waiting(tmp_path: Path) -> None:
+    """A request handler's thread that reads the saved games while the app stops must get an answer:
+    a job queued behind the writer's end marker never ran, and its caller (the event loop's executor,
+    joined at the stop) waited forever — a stop that hung until the test's 600 s limit."""
+    store = Store(tmp_path / "c.sqlite3")
+    assert store.games() == []
+    store.close()
+    done: list[BaseException] = []
+
+    def reader() -> None:
+        try:
+            store.games()
+        except BaseException as exc:
+            done.append(exc)
+
+    thread = threading.Thread(target=reader, daemon=True)
+    thread.start()
+    thread.join(timeout=30)
+    assert not thread.is_alive(), "a read after close() waits forever"
+    assert isinstance(done[0], StoreError) and done[0].code == "store.closed"
+    store.close()  # twice is fine

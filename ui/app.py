@@ -301,15 +301,21 @@ async def run(config: Config, fullscreen: bool = False, lock: WriterLock | None 
     watch = AddressWatch(lambda: ctl.phones.address, lambda _address: ctl.network_changed())
     watch.start()
     health = HealthWatch(config.data_dir, ctl.set_health)  # overlay file system, under-voltage, throttling
-    # A service waits for its display rather than ending (a panel or an X server that comes later);
-    # a stop meanwhile (systemctl stop, Ctrl-C) ends it cleanly.
-    if not await _until_stopped(wait_for_display()):
-        watch.stop()
+
+    async def stop_the_table() -> None:
+        """The parts the table needs stop in the reverse order they started: the phone and host
+        servers, the command line's socket, the table's own player, the table, then the store."""
+        watch.stop()  # stopping it twice is harmless
         await services.close()
         await commands.close()
         await player.stop()
         await table.stop()
         store.close()
+
+    # A service waits for its display rather than ending (a panel or an X server that comes later);
+    # a stop meanwhile (systemctl stop, Ctrl-C) ends it cleanly.
+    if not await _until_stopped(wait_for_display()):
+        await stop_the_table()
         return 0
 
     # These import Kivy (ui.shell opens the window): after prepare_kivy() and the display.
@@ -344,16 +350,12 @@ async def run(config: Config, fullscreen: bool = False, lock: WriterLock | None 
     try:
         await app.async_run(async_lib="asyncio")
     finally:
-        watch.stop()
+        watch.stop()  # first: no network change reaches a screen being closed
         await health.stop()
         if control is not None:
             control.close()
         await app.shutdown()
-        await services.close()
-        await commands.close()
-        await player.stop()
-        await table.stop()
-        store.close()
+        await stop_the_table()
     return 0
 
 

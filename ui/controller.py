@@ -241,12 +241,6 @@ class Controller:
     async def host_url(self) -> str | None:
         return await asyncio.to_thread(self.host.url) if self.host is not None else None
 
-    async def plays(self) -> list[Play]:
-        from companion.app.history import History
-
-        history = self.host.history if self.host is not None else History(self.store)
-        return await asyncio.to_thread(history.plays, self.lang)
-
     async def plays_page(self, page: int) -> tuple[list[Play], int]:
         """One page of the finished games (the latest first), and how many there are."""
         from companion.app.history import PAGE, History

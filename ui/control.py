@@ -28,7 +28,7 @@ import json
 import os
 import struct
 import zlib
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from kivy.base import EventLoop
@@ -316,50 +316,65 @@ class Control:
             fh.write(png(width, height, data))
         return {"ok": True, "path": path, "size": [width, height]}
 
+    async def clipped(self) -> dict[str, Any]:
+        """Every text cut off or crowded on the screens a finger can reach (scrolled into view too)."""
+        await next_frames(2)
+        found = []
+        for root in roots():
+            for w in walk(root):
+                shown = visible(w) or scrollable_to(w)  # a finger can scroll it into view
+                if isinstance(w, Label) and shown and not covered(w) and w is not self.app.toast:
+                    why = overflow(w)
+                    if why:
+                        found.append({"text": w.text, "tid": getattr(w, "tid", ""), "why": why})
+                elif isinstance(w, BoxLayout) and shown and not covered(w):
+                    why = crowded(w)
+                    if why:
+                        words = next((plain(x.text) for x in walk(w) if isinstance(x, Label) and x.text), "")
+                        found.append({"text": words, "tid": getattr(w, "tid", ""), "why": why})
+        return {"ok": True, "clipped": found}
+
+    async def submit(self, request: dict[str, Any]) -> dict[str, Any]:
+        intent = request.get("intent")
+        if not isinstance(intent, dict):
+            return {"ok": False, "error": "intent must be an object"}
+        self.app.submit(intent)
+        await self.idle()
+        return {"ok": True}
+
+    async def info(self) -> dict[str, Any]:
+        phones = self.app.ctl.phones
+        return {"ok": True, "address": phones.address, "port": phones.port, "game_id": self.app.ctl.game_id}
+
+    async def state_reply(self) -> dict[str, Any]:
+        return {"ok": True, **self.state()}
+
+    async def taken_toasts(self) -> dict[str, Any]:
+        found, self.toasts = self.toasts, []
+        return {"ok": True, "toasts": found}
+
+    async def frames(self, count: int) -> dict[str, Any]:
+        await next_frames(count)
+        return {"ok": True, "frame": Clock.frames}
+
     async def handle(self, request: dict[str, Any]) -> dict[str, Any]:
         self.watch_toasts()
+        commands: dict[str, Callable[[], Awaitable[dict[str, Any]]]] = {
+            "toasts": self.taken_toasts,
+            "state": self.state_reply,
+            "tap": lambda: self.tap(str(request.get("tid"))),
+            "screenshot": lambda: self.screenshot(str(request.get("path"))),
+            "type": lambda: self.type(str(request.get("tid")), str(request.get("text", ""))),
+            "info": self.info,
+            "submit": lambda: self.submit(request),
+            "clipped": self.clipped,
+            "frames": lambda: self.frames(int(request.get("count", 1))),
+        }
         cmd = request.get("cmd")
-        if cmd == "toasts":
-            found, self.toasts = self.toasts, []
-            return {"ok": True, "toasts": found}
-        if cmd == "state":
-            return {"ok": True, **self.state()}
-        if cmd == "tap":
-            return await self.tap(str(request.get("tid")))
-        if cmd == "screenshot":
-            return await self.screenshot(str(request.get("path")))
-        if cmd == "type":
-            return await self.type(str(request.get("tid")), str(request.get("text", "")))
-        if cmd == "info":
-            phones = self.app.ctl.phones
-            return {"ok": True, "address": phones.address, "port": phones.port, "game_id": self.app.ctl.game_id}
-        if cmd == "submit":
-            intent = request.get("intent")
-            if not isinstance(intent, dict):
-                return {"ok": False, "error": "intent must be an object"}
-            self.app.submit(intent)
-            await self.idle()
-            return {"ok": True}
-        if cmd == "clipped":
-            await next_frames(2)
-            found = []
-            for root in roots():
-                for w in walk(root):
-                    shown = visible(w) or scrollable_to(w)  # a finger can scroll it into view
-                    if isinstance(w, Label) and shown and not covered(w) and w is not self.app.toast:
-                        why = overflow(w)
-                        if why:
-                            found.append({"text": w.text, "tid": getattr(w, "tid", ""), "why": why})
-                    elif isinstance(w, BoxLayout) and shown and not covered(w):
-                        why = crowded(w)
-                        if why:
-                            words = next((plain(x.text) for x in walk(w) if isinstance(x, Label) and x.text), "")
-                            found.append({"text": words, "tid": getattr(w, "tid", ""), "why": why})
-            return {"ok": True, "clipped": found}
-        if cmd == "frames":
-            await next_frames(int(request.get("count", 1)))
-            return {"ok": True, "frame": Clock.frames}
-        return {"ok": False, "error": f"unknown command {cmd!r}"}
+        command = commands.get(cmd) if isinstance(cmd, str) else None
+        if command is None:
+            return {"ok": False, "error": f"unknown command {cmd!r}"}
+        return await command()
 
     async def serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         try:

@@ -188,15 +188,9 @@ class CompanionApp(App):
         previous = self.message
         self.message = message
         if message.get("type") != "state":
-            if "game" in self.pages:
-                self.pages["game"].clear()
-            if "start" in self.pages and self.screen == "start":
-                self.pages["start"].refresh()
-            if self._started and self.screen in ("game", "end", "seats"):
-                self.go("start")
+            self._no_game_open()
             return
         game_page = self.pages["game"]
-        changed_game = previous.get("game_id") != message.get("game_id")
         game_page.show(message)
         self.pages["end"].show(message)
         if self.screen == "seats":
@@ -208,8 +202,23 @@ class CompanionApp(App):
         self.rendered_seq = int(str(message.get("seq", -1)))
         self.rendered_frame = Clock.frames
         collector.drawn()
-        if not self._started:
-            return
+        if self._started:
+            self._follow_the_game(previous, message)
+
+    def _no_game_open(self) -> None:
+        """No game is open (it was closed or deleted): its screens go back to the start."""
+        if "game" in self.pages:
+            self.pages["game"].clear()
+        if "start" in self.pages and self.screen == "start":
+            self.pages["start"].refresh()
+        if self._started and self.screen in ("game", "end", "seats"):
+            self.go("start")
+
+    def _follow_the_game(self, previous: JSONObject, message: JSONObject) -> None:
+        """The screen that goes with the new snapshot: another game opens on its own screen, a game
+        that ends shows its end (or says so if the table is elsewhere), an undone end goes back."""
+        game_page = self.pages["game"]
+        changed_game = previous.get("game_id") != message.get("game_id")
         was_over = previous.get("type") == "state" and not changed_game and game_page.over(previous)
         if changed_game:
             self.go("end" if game_page.over(message) else "game")

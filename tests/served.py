@@ -4,6 +4,7 @@ limit like the service's, or its output in a file to measure)."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import queue
 import resource
@@ -142,10 +143,20 @@ class Box:
             self.output.append(line)
         return "".join(self.output)
 
-    def token(self, seat: str) -> str:
-        with sqlite3.connect(f"file:{self.data / 'companion.sqlite3'}?mode=ro", uri=True) as db:
-            row = db.execute("SELECT token FROM seat_links WHERE seat = ? ORDER BY game_id DESC", (seat,)).fetchone()
-        return str(row[0])
+    def token(self, seat: str, timeout: float = 60.0) -> str:
+        """The seat's link token, once the server has issued it: `serve` listens first and issues the
+        links just after (a test that waited only for the port could read before the write)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            with contextlib.closing(sqlite3.connect(f"file:{self.data / 'companion.sqlite3'}?mode=ro", uri=True)) as db:
+                row = db.execute(
+                    "SELECT token FROM seat_links WHERE seat = ? ORDER BY game_id DESC", (seat,)
+                ).fetchone()
+            if row is not None:
+                return str(row[0])
+            if time.monotonic() > deadline:
+                raise AssertionError(f"no link was issued for the seat {seat!r} within {timeout:.0f} s")
+            time.sleep(0.1)
 
 
 def stop(proc: subprocess.Popen[str], sig: int = signal.SIGKILL, timeout: float = 30.0) -> int:

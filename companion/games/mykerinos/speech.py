@@ -1,0 +1,70 @@
+"""What the table's speaker says in Mykerinos, from two public table views only.
+
+- The end of a season's excavation: the survey begins, and each zone to count, with where it lies
+  on the board ("Count zone 3 of 4: row 2 from the board, left").
+- A new season, and who begins it.
+- The end of the game: the exhibition is scored, and who won with how many points.
+"""
+
+from __future__ import annotations
+
+from companion.core.jsonvalue import JSON, JSONObject
+from companion.core.summary import Line, items, joined, num, obj, t, txt
+from companion.games.mykerinos.summary import code
+
+
+def _colour(seat: JSON) -> JSONObject:
+    return t(code("colour", txt(seat)))
+
+
+def _together(names: list[JSONObject]) -> JSONObject:
+    """Several colours as one spoken phrase: "blue", "blue and red", "blue, red and green"."""
+    if len(names) == 1:
+        return names[0]
+    return t("myk.say.and", first=joined(list[JSON](names[:-1])), last=names[-1])
+
+
+def announcements(before: JSONObject, after: JSONObject) -> tuple[Line, ...]:
+    lines: list[Line] = []
+    phase, was = txt(after.get("phase")), txt(before.get("phase"))
+    season = num(after.get("season"))
+    if phase == "survey" and was != "survey":
+        lines.append(Line("myk.say.survey", {"season": season}))
+    survey, earlier = obj(after.get("survey")), obj(before.get("survey"))
+    counting = obj(survey.get("waiting")).get("for") == "counts"
+    moved = (num(survey.get("zone")), season) != (num(earlier.get("zone")), num(before.get("season")))
+    if survey and counting and (moved or was != "survey"):
+        side = "right" if survey.get("side") == "right" else "left"
+        lines.append(
+            Line(
+                "myk.say.zone",
+                {
+                    "zone": num(survey.get("zone")),
+                    "zones": num(survey.get("of")),
+                    "row": num(survey.get("row")),
+                    "side": t(f"myk.say.side.{side}"),
+                },
+            )
+        )
+    if phase == "excavation" and season > num(before.get("season")) and was in ("survey", "excavation"):
+        lines.append(Line("myk.say.season", {"season": season}))
+        first = obj(after.get("turn")).get("seat")
+        if isinstance(first, str):
+            lines.append(Line("myk.say.begins", {"player": _colour(first)}))
+    result = obj(after.get("result"))
+    if phase == "over" and was != "over" and result:
+        winners = [w for w in items(result.get("winners")) if isinstance(w, str)]
+        players = obj(after.get("players"))
+        lines.append(Line("myk.say.over"))
+        if winners:
+            lines.append(
+                Line(
+                    "myk.say.winner",
+                    {
+                        "players": _together([_colour(w) for w in winners]),
+                        "count": len(winners),
+                        "points": max(num(obj(players.get(w)).get("score")) for w in winners),
+                    },
+                )
+            )
+    return tuple(lines)

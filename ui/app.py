@@ -12,7 +12,8 @@ detection. Kivy's own environment variables (``KIVY_NO_ARGS``, ``KIVY_HOME``, ``
 Start-up: before the first frame only what it shows is made — the store, the table (with the open
 game, if any), the command line's socket, the phone server's listening sockets (so the start screen
 shows the phones' address) and the first screen. Right after that frame (:class:`Services`) come the
-phone server on those sockets, the host page and the box's buttons, lights and tag readers; every
+phone server on those sockets, the host page, the box's buttons, lights and tag readers and the
+table's voice (``[speech]``, :func:`hardware.router.open_speech`); every
 other screen is built (and its code loaded) when it is first shown.
 
 For tests only: ``COMPANION_UI_CONTROL=<path>`` opens the local control socket described in
@@ -330,6 +331,12 @@ async def run(config: Config, fullscreen: bool = False, lock: WriterLock | None 
         collector.start()  # full garbage collections only while the table is quiet (ui/memory.py)
         health.start()
 
+        from hardware.router import open_speech
+
+        # the table's voice ([speech]; on/off and volume are the table's settings), on its own thread
+        ctl.announcer = open_speech(table, config, language=lambda: ctl.lang, pref=ctl.pref)
+        ctl.pref_changed.append(ctl.announcer.setting_changed)
+
     after_first_frame(app, after_the_first_frame)
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -352,6 +359,8 @@ async def run(config: Config, fullscreen: bool = False, lock: WriterLock | None 
         await services.close()
         await commands.close()
         await player.stop()
+        if ctl.announcer is not None:
+            await asyncio.to_thread(ctl.announcer.close)
         await table.stop()
         store.close()
     return 0

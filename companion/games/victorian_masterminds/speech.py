@@ -32,10 +32,8 @@ def _did(agent: JSONObject) -> JSONObject:
         return t("vm.say.outcome.captured", building=t(f"vm.say.building.{building}"))
     if isinstance(mission, int) and not isinstance(mission, bool):
         return t("vm.say.outcome.mission", reward=mission)
-    outcome = txt(agent.get("outcome"))
-    if not outcome and agent.get("cancelled"):
-        outcome = "cancelled"
-    return t(f"vm.say.outcome.{outcome or 'done'}")
+    outcome = txt(agent.get("outcome")) or "cancelled"  # a resolved agent without an outcome was sabotaged
+    return t(f"vm.say.outcome.{outcome}")
 
 
 def stack_result(view: JSONObject, stack: JSONObject) -> list[Line]:

@@ -143,6 +143,7 @@ class Announcer:
         self.pref = pref
         self._subscription: Subscription | None = None
         self._previous: JSONObject | None = None
+        self._said_setting = (self.on, self.volume)  # speech on/off and volume, as last heard
         self.heard: list[Spoken] = []  # the last KEPT lines, spoken or not
 
     @property
@@ -174,9 +175,13 @@ class Announcer:
 
     def setting_changed(self, key: str) -> None:
         """Speech switched on, or its volume changed while on: a short sentence at the new volume,
-        so the table hears that (and how loud) it speaks."""
-        if key in (PREF_SPEECH, PREF_SPEECH_VOLUME) and self.on:
+        so the table hears that (and how loud) it speaks. The same value set again says nothing."""
+        if key not in (PREF_SPEECH, PREF_SPEECH_VOLUME):
+            return
+        now = (self.on, self.volume)
+        if now != self._said_setting and self.on:
             self.say("speech.check")
+        self._said_setting = now
 
     def _keep(self, spoken: Spoken) -> None:
         self.heard = [*self.heard[-(KEPT - 1) :], spoken]

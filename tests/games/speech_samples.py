@@ -87,7 +87,7 @@ def samples() -> tuple[Sample, ...]:
             _, config, _ = DRIVERS[game]
             found += play(game, config, seed)
         found += play("scotland_yard", {**DRIVERS["scotland_yard"][1], "mister_x_ai": "normal"}, seed, table_x=True)
-        found += play("mykerinos", {"seats": ["blue", "red", "green"], "layout": "ring5"}, seed)
+        found += play("mykerinos", {"seats": ["white", "red", "green"], "layout": "ring5"}, seed)
     found += play("victorian_masterminds", DRIVERS["victorian_masterminds"][1], 28)  # a Gunner finds nothing left
     # Endings random play seldom reaches: the last view of a finished game, its end told otherwise.
     sy = get_rules("scotland_yard")

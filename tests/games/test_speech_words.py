@@ -205,7 +205,7 @@ def test_a_season_ends_with_its_survey_and_the_next_begins_with_its_start_player
             seasons += 1
             assert after["season"] == before["season"] + 1  # type: ignore[operator]
             (first,) = named(lines, "myk.say.begins")
-            assert first.params["player"] == {"t": f"myk.colour.{after['turn']['seat']}"}  # type: ignore[index]
+            assert first.params["player"] == {"t": f"myk.say.colour.{after['turn']['seat']}"}  # type: ignore[index]
     assert seasons >= 9
 
 

@@ -14,7 +14,8 @@ from companion.games.mykerinos.summary import code
 
 
 def _colour(seat: JSON) -> JSONObject:
-    return t(code("colour", txt(seat)))
+    """A player's colour, as said at the start of a sentence ("Blue plays first")."""
+    return t(code("say", "colour", txt(seat)))
 
 
 def _together(names: list[JSONObject]) -> JSONObject:

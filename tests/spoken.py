@@ -48,6 +48,11 @@ def expected_speech(game: Game[Any], states: Mapping[int, Any], lang: str) -> li
     return said
 
 
+def states_of(game: Game[Any]) -> dict[int, Any]:
+    """The state after every event of ``game``'s log, by seq (each folded from the start)."""
+    return {n: Game(game.rules, game.config, game.seed, game.entries[:n]).state for n in range(game.seq + 1)}
+
+
 def numbers(texts: Sequence[str]) -> set[int]:
     """Every whole number said in ``texts``."""
     import re

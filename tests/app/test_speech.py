@@ -236,6 +236,7 @@ def test_switching_speech_on_or_changing_its_volume_says_so_at_that_volume(tmp_p
         announcer.setting_changed("speech")  # switched off: silence
         prefs.values.update(speech=True, speech_volume=40)
         announcer.setting_changed("speech")
+        announcer.setting_changed("speech")  # set again to what it is: nothing new to hear
         prefs.values["speech_volume"] = 100
         announcer.setting_changed("speech_volume")
         announcer.setting_changed("language")  # not about speech

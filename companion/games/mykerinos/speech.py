@@ -9,20 +9,13 @@
 from __future__ import annotations
 
 from companion.core.jsonvalue import JSON, JSONObject
-from companion.core.summary import Line, items, joined, num, obj, t, txt
+from companion.core.summary import Line, items, listed, num, obj, t, txt
 from companion.games.mykerinos.summary import code
 
 
 def _colour(seat: JSON) -> JSONObject:
     """A player's colour, as said at the start of a sentence ("Blue plays first")."""
     return t(code("say", "colour", txt(seat)))
-
-
-def _together(names: list[JSONObject]) -> JSONObject:
-    """Several colours as one spoken phrase: "blue", "blue and red", "blue, red and green"."""
-    if len(names) == 1:
-        return names[0]
-    return t("myk.say.and", first=joined(list[JSON](names[:-1])), last=names[-1])
 
 
 def announcements(before: JSONObject, after: JSONObject) -> tuple[Line, ...]:
@@ -62,7 +55,7 @@ def announcements(before: JSONObject, after: JSONObject) -> tuple[Line, ...]:
                 Line(
                     "myk.say.winner",
                     {
-                        "players": _together([_colour(w) for w in winners]),
+                        "players": listed([_colour(w) for w in winners], "myk.say.and"),
                         "count": len(winners),
                         "points": max(num(obj(players.get(w)).get("score")) for w in winners),
                     },

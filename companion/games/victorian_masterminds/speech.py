@@ -8,21 +8,9 @@
 
 from __future__ import annotations
 
-from companion.core.jsonvalue import JSON, JSONObject
-from companion.core.summary import Line, items, joined, num, obj, t, txt
-from companion.games.victorian_masterminds.summary import seat_word
-
-
-def _who(view: JSONObject, seat: str) -> JSONObject:
-    colour = next((txt(p.get("colour")) for p in map(obj, items(view.get("players"))) if p.get("seat") == seat), "")
-    return seat_word(seat, colour)
-
-
-def together(names: list[JSONObject], code: str) -> JSONObject:
-    """Several names as one spoken phrase: "Red", "Red and Blue", "Red, Blue and Green"."""
-    if len(names) == 1:
-        return names[0]
-    return t(code, first=joined(list[JSON](names[:-1])), last=names[-1])
+from companion.core.jsonvalue import JSONObject
+from companion.core.summary import Line, items, listed, num, obj, t, txt
+from companion.games.victorian_masterminds.summary import seat_name
 
 
 def _did(agent: JSONObject) -> JSONObject:
@@ -44,7 +32,7 @@ def stack_result(view: JSONObject, stack: JSONObject) -> list[Line]:
             Line(
                 "vm.say.agent",
                 {
-                    "player": _who(view, txt(agent.get("seat"))),
+                    "player": seat_name(view, txt(agent.get("seat"))),
                     "agent": t(f"vm.agent.{name}") if name else t("vm.sum.unknown"),
                     "outcome": _did(agent),
                 },
@@ -75,7 +63,7 @@ def announcements(before: JSONObject, after: JSONObject) -> tuple[Line, ...]:
                 Line(
                     "vm.say.winner",
                     {
-                        "players": together([_who(after, w) for w in winners], "vm.say.and"),
+                        "players": listed([seat_name(after, w) for w in winners], "vm.say.and"),
                         "count": len(winners),
                         "points": max(points.get(w, 0) for w in winners),
                     },

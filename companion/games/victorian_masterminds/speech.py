@@ -2,7 +2,7 @@
 
 - A stack's result, once the whole stack is resolved: what each of its agents did, first placed
   first ("Red's Gunner captures the Factory"); every agent of a resolved stack lies face up.
-- The Secret Service level when it changes (it rises with every resolved stack).
+- The Secret Service level when it changes (it rises by one with every building stolen).
 - The final round, when it begins; the end of the game and its winner, with the points.
 """
 

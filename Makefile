@@ -11,8 +11,9 @@ PY := $(VENV)/bin/python
 # Debian packages (trixie renamed some libraries, e.g. libzbar0t64, which apt picks for the old
 # name; the check accepts either): venv support, Kivy under X/Xvfb, the browser for the phone-page tests,
 # the QR decoder the tests use, systemd-analyze for the deploy/ unit checks, tmux for the
-# command-line test in a real terminal, and iproute2 (ip) for the boot test's network namespace.
-APT_PACKAGES := python3-venv xvfb libgl1-mesa-dri libegl1 libmtdev1 chromium libzbar0 xdotool systemd tmux iproute2
+# command-line test in a real terminal, iproute2 (ip) for the boot test's network namespace, and the
+# table's voice (espeak-ng, ALSA's aplay).
+APT_PACKAGES := python3-venv xvfb libgl1-mesa-dri libegl1 libmtdev1 chromium libzbar0 xdotool systemd tmux iproute2 espeak-ng alsa-utils
 
 .PHONY: run test bench apt venv lint clean pi-check bench-ai lock
 

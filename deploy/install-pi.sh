@@ -41,7 +41,7 @@ CONFIG=/etc/companion/companion.toml
 DATA=/var/lib/companion
 UNIT=companion.service
 SERVICE_USER=companion
-DEVICE_GROUPS="dialout gpio video input render i2c spi"
+DEVICE_GROUPS="dialout gpio video input render i2c spi audio"  # audio: the sound cards, for the table's voice
 
 say() { printf '%s\n' "$*"; }
 step() { printf '==> %s\n' "$*"; }
@@ -147,6 +147,8 @@ apt_packages() {
   # OS has it for both releases), else, on Python 3.11, the lgpio wheel from PyPI (the lock file
   # has it). PyPI has no lgpio wheel for Python 3.13 (trixie): there only python3-lgpio gives it.
   if apt-cache show python3-lgpio >/dev/null 2>&1; then pkgs="$pkgs python3-lgpio"; fi
+  # The table's voice (issue 29): espeak-ng speaks offline, ALSA's aplay plays it (HDMI, 3.5 mm, USB).
+  pkgs="$pkgs espeak-ng alsa-utils"
   printf '%s' "$pkgs"
 }
 

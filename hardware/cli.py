@@ -9,6 +9,7 @@ commands run on a simulated demo box, so they work on any desktop.
     companion enroll --reader R --game G --piece P [--label L] [--replace] [--timeout S] [--simulate-tag UID]
     companion enroll --batch FILE --reader R          (a JSON list of {"game", "piece", "label"})
     companion enroll --list | --forget UID | --export FILE | --import FILE [--prefer theirs]
+    companion say TEXT [--lang L] [--volume N] [--device D] [--wav FILE]   (the speaker check)
 
 Standalone: ``python -m hardware.cli [--config FILE] [--data-dir DIR] doctor|enroll ...``.
 """
@@ -60,6 +61,7 @@ class Settings:
     config_path: str | None
     tags_path: Path | None
     demo: bool
+    speech: Any = None  # the configuration's [speech] (companion.app.config.SpeechConfig)
 
 
 def settings(config: Any) -> Settings:
@@ -68,7 +70,8 @@ def settings(config: Any) -> Settings:
     hardware = getattr(config, "hardware", None) or {}
     tags_path = getattr(config, "tags_path", None)
     demo = path is None and not hardware
-    return Settings(DEMO_CONFIG if demo else hardware, None if path is None else str(path), tags_path, demo)
+    speech = getattr(config, "speech", None)
+    return Settings(DEMO_CONFIG if demo else hardware, None if path is None else str(path), tags_path, demo, speech)
 
 
 def add_commands(subparsers: Any) -> None:
@@ -79,6 +82,14 @@ def add_commands(subparsers: Any) -> None:
     p.add_argument("--seconds", type=float, default=None, help="watch for this many seconds, then report again")
     p.add_argument("--simulate", action="store_true", help="use the simulated twins whatever the configuration says")
     p.set_defaults(func=cmd_doctor)
+
+    p = subparsers.add_parser("say", help="the speaker check: say TEXT through the table's voice ([speech])")
+    p.add_argument("text", help='what to say, e.g. "Mister X zeigt sich auf Station 54"')
+    p.add_argument("--lang", dest="voice_lang", metavar="LANG", help="the voice's language (default: the table's)")
+    p.add_argument("--volume", type=int, default=None, help="0..100 %% (default: 80)")
+    p.add_argument("--device", help="the ALSA device to play on (default: [speech] device; `aplay -L` lists them)")
+    p.add_argument("--wav", metavar="FILE", help="write the words to this WAV file instead of playing them")
+    p.set_defaults(func=cmd_say)
 
     p = subparsers.add_parser("enroll", help="teach the box which tag is which game piece")
     action = p.add_mutually_exclusive_group()
@@ -158,10 +169,24 @@ def _print_report(hw: Hardware, tags: TagTable | None, s: Settings, as_json: boo
     except ImportError:
         appliance = None  # type: ignore[assignment]
     system = appliance.report(s.tags_path.parent if s.tags_path else None) if appliance else None
+    data["voice"] = _voice_report(s)
     if as_json:
         print(json.dumps({**data, "system": system} if system else data, indent=1))
     else:
-        print(format_report(data) + (f"\n{appliance.format_report(system)}" if appliance and system else ""))
+        from hardware.voice import format_report as voice_text
+
+        text_report = format_report(data) + "\n" + voice_text(data["voice"])
+        print(text_report + (f"\n{appliance.format_report(system)}" if appliance and system else ""))
+
+
+def _voice_report(s: Settings) -> dict[str, Any]:
+    """The voice output: the configured voice and device, the sound cards, the voices found."""
+    from companion.app.i18n import LANGUAGES
+    from hardware.voice import open_voice, report
+
+    speech = s.speech
+    voice = open_voice(speech.voice, speech.device, speech.record) if speech is not None else open_voice()
+    return report(voice, LANGUAGES)
 
 
 def _watch(events: queue.Queue[HardwareEvent], tags: TagTable | None, seconds: float, as_json: bool) -> None:
@@ -177,6 +202,38 @@ def _watch(events: queue.Queue[HardwareEvent], tags: TagTable | None, seconds: f
             print(json.dumps(event_json(event)) if as_json else describe_event(event, tags), flush=True)
     except KeyboardInterrupt:
         pass
+
+
+# --------------------------------------------------------------------------- say
+
+
+def cmd_say(args: argparse.Namespace, config: Any) -> int:
+    """Say ``args.text`` through the configured voice, whether speech is on or off at the table."""
+    from companion.app.i18n import LANGUAGES
+    from companion.app.preferences import SPEECH_VOLUME
+    from hardware.voice import EspeakVoice, VoiceError, open_voice
+
+    lang = args.voice_lang or getattr(args, "language", None) or getattr(config, "language", "en")
+    if lang not in LANGUAGES:
+        print(_say(args, "hardware.say.language", lang=lang, languages=", ".join(LANGUAGES)), file=sys.stderr)
+        return 2
+    volume = SPEECH_VOLUME if args.volume is None else args.volume
+    if not 0 <= volume <= 100:
+        print(_say(args, "hardware.say.volume"), file=sys.stderr)
+        return 2
+    speech = settings(config).speech
+    kind, device = (speech.voice, speech.device) if speech is not None else ("auto", "")
+    voice = open_voice(kind, args.device if args.device is not None else device, speech.record if speech else "")
+    try:
+        if args.wav:
+            wav = (voice if isinstance(voice, EspeakVoice) else EspeakVoice()).render(args.text, lang, volume)
+            Path(args.wav).write_bytes(wav)
+        else:
+            voice.say(args.text, lang, volume)
+    except VoiceError as exc:
+        print(error_text(exc, getattr(args, "language", "en") or "en", ("hardware",)), file=sys.stderr)
+        return 1
+    return 0
 
 
 # --------------------------------------------------------------------------- enroll

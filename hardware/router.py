@@ -42,12 +42,13 @@ from typing import Any
 from companion.app.bindings import Bindings, action, hardware_of, load_bindings, track_values
 from companion.app.config import Config
 from companion.app.i18n import text
+from companion.app.speech import Announcer, Speaker
 from companion.app.table import Ack, Subscription, Table
 from companion.core.audience import Audience
 from companion.core.errors import CompanionError
 from companion.core.events import Intent
 from companion.core.hardware import Input, Notice, Remember, Result, Select, Submit, UiButton, acting_seats
-from companion.core.jsonvalue import JSONObject
+from companion.core.jsonvalue import JSON, JSONObject
 from companion.games import game_names
 from hardware.config import HardwareConfig, HardwareConfigError, parse_hardware
 from hardware.diagnostics import report
@@ -63,6 +64,7 @@ from hardware.events import (
 from hardware.interfaces import Indicators
 from hardware.loop import to_loop
 from hardware.system import Hardware, build
+from hardware.voice import open_voice
 
 log = logging.getLogger(__name__)
 
@@ -533,3 +535,17 @@ class Box:
         with contextlib.suppress(Exception):
             await self.router.idle()
         await asyncio.to_thread(self.hardware.close)
+
+
+def open_speech(
+    table: Table, config: Config, *, language: Callable[[], str], pref: Callable[[str, JSON], JSON]
+) -> Announcer:
+    """The table's voice: the voice ``[speech]`` configures, spoken on its own thread, fed by the
+    public table view (:class:`~companion.app.speech.Announcer`); started. Call on the running loop
+    after ``table.start()``; ``pref`` reads the table's settings (speech on/off, its volume)."""
+    s = config.speech
+    announcer = Announcer(
+        table, Speaker(open_voice(s.voice, s.device, s.record, s.speed)), language=language, pref=pref
+    )
+    announcer.start()
+    return announcer

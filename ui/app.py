@@ -12,7 +12,8 @@ detection. Kivy's own environment variables (``KIVY_NO_ARGS``, ``KIVY_HOME``, ``
 Start-up: before the first frame only what it shows is made — the store, the table (with the open
 game, if any), the command line's socket, the phone server's listening sockets (so the start screen
 shows the phones' address) and the first screen. Right after that frame (:class:`Services`) come the
-phone server on those sockets, the host page and the box's buttons, lights and tag readers; every
+phone server on those sockets, the host page, the box's buttons, lights and tag readers and the
+table's voice (``[speech]``, :func:`hardware.router.open_speech`); every
 other screen is built (and its code loaded) when it is first shown.
 
 For tests only: ``COMPANION_UI_CONTROL=<path>`` opens the local control socket described in
@@ -304,11 +305,14 @@ async def run(config: Config, fullscreen: bool = False, lock: WriterLock | None 
 
     async def stop_the_table() -> None:
         """The parts the table needs stop in the reverse order they started: the phone and host
-        servers, the command line's socket, the table's own player, the table, then the store."""
+        servers, the command line's socket, the table's own player, its voice, the table, then the
+        store."""
         watch.stop()  # stopping it twice is harmless
         await services.close()
         await commands.close()
         await player.stop()
+        if ctl.announcer is not None:  # the table's voice (started after the first frame)
+            await asyncio.to_thread(ctl.announcer.close)
         await table.stop()
         store.close()
 
@@ -335,6 +339,12 @@ async def run(config: Config, fullscreen: bool = False, lock: WriterLock | None 
         player.start()  # it builds the open game's view (loading its rules) and may think: not before
         collector.start()  # full garbage collections only while the table is quiet (ui/memory.py)
         health.start()
+
+        from hardware.router import open_speech
+
+        # the table's voice ([speech]; on/off and volume are the table's settings), on its own thread
+        ctl.announcer = open_speech(table, config, language=lambda: ctl.lang, pref=ctl.pref)
+        ctl.pref_changed.append(ctl.announcer.setting_changed)
 
     after_first_frame(app, after_the_first_frame)
     loop = asyncio.get_running_loop()

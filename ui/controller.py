@@ -28,6 +28,7 @@ from companion.core.jsonvalue import JSON, JSONObject
 if TYPE_CHECKING:  # loaded when first used: the start screen needs none of them
     from companion.app.history import History, Play
     from companion.app.roomcodes import RoomCodes
+    from companion.app.speech import Announcer
 
 log = logging.getLogger(__name__)
 UI_TEXTS = ("ui", "hardware")  # the touchscreen's own, and the words of the box's buttons and readers
@@ -94,9 +95,12 @@ class Controller:
         self.address_changed: list[Callable[[], None]] = []  # the network came, went or changed
         self.health: list[tuple[str, dict[str, JSON]]] = []  # warnings about the Pi (companion.appliance.health)
         self.health_changed: list[Callable[[], None]] = []
+
+        self.pref_changed: list[Callable[[str], None]] = []  # every preference, by key (e.g. speech)
         self.inputs: Any = None  # hardware.router.Box, when the box's hardware runs
         self.host: HostService | None = None  # the host page and room codes on the phone server (companion.net.host)
         self.hardware_problem = ""
+        self.announcer: Announcer | None = None  # the table's voice (companion.app.speech), after the first frame
 
     async def load(self) -> None:
         self.prefs = await asyncio.to_thread(self.store.preferences)
@@ -143,6 +147,8 @@ class Controller:
         if key == PREF_LANGUAGE:
             for callback in list(self.language_changed):
                 callback()
+        for changed in list(self.pref_changed):
+            changed(key)
 
     # -- the game -------------------------------------------------------------------------------
     @property

@@ -14,6 +14,7 @@ from kivy.uix.gridlayout import GridLayout
 from kivy.uix.widget import Widget
 
 from companion.app.i18n import LANGUAGES, language_name
+from companion.app.preferences import PREF_SPEECH, PREF_SPEECH_VOLUME, SPEECH_VOLUME
 from companion.app.seats import TABLE_SEAT
 from companion.app.store import GameHeader
 from companion.core.jsonvalue import JSON, JSONObject
@@ -286,6 +287,9 @@ class SavedScreen(Page):
         )
 
 
+VOLUMES = (20, 40, 60, 80, 100)  # the speech volumes offered on the touchscreen (the host page takes any)
+
+
 class SettingsScreen(Page):
     """The table's settings, then each game's: its touchscreen module's ``SetupForm.settings(page)``
     returns its rows, made with :meth:`setting` and :meth:`on_off`."""
@@ -333,6 +337,22 @@ class SettingsScreen(Page):
                 Choice(
                     [(lang, language_name(lang)) for lang in LANGUAGES], self.ctl.lang, language, tid="settings.lang"
                 ),
+            )
+        )
+        # the table speaks (companion/app/speech.py): on or off, and how loud (a sentence says so)
+        box.add_widget(
+            self.setting(
+                self.t("ui.settings.speech"),
+                self.on_off(PREF_SPEECH, False, "settings.speech"),
+                self.t("ui.settings.speech_note"),
+            )
+        )
+        volume = self.ctl.pref(PREF_SPEECH_VOLUME, SPEECH_VOLUME)
+        levels = [(v, f"{v}\u00a0%") for v in VOLUMES]
+        box.add_widget(
+            self.setting(
+                self.t("ui.settings.volume"),
+                Choice(levels, volume, self.setter(PREF_SPEECH_VOLUME), tid="settings.volume"),
             )
         )
         for rules in playable():  # each game's own settings, from its touchscreen module's setup form

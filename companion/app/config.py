@@ -24,6 +24,20 @@ class ConfigError(CompanionError):
     default_code = "config"
 
 
+SPEECH_VOICES = ("auto", "espeak", "record")
+
+
+@dataclass(frozen=True)
+class SpeechConfig:
+    """``[speech]``: where the table's voice goes (whether it speaks, and how loud, are the table's
+    settings on the touchscreen and the host page)."""
+
+    voice: str = "auto"  # auto: espeak-ng where installed; espeak; record: the stand-in sink (tests)
+    device: str = ""  # the ALSA device ("" the system's default; `aplay -L` lists them)
+    record: str = ""  # voice = "record": the file each utterance is appended to (one JSON line)
+    speed: int = 150  # words per minute (espeak-ng's -s)
+
+
 @dataclass(frozen=True)
 class Config:
     path: Path | None = None
@@ -40,6 +54,8 @@ class Config:
     # Set only for the commands that can do without the file (status, doctor, hotspot status) when
     # it exists but this user may not read it (it holds the hotspot password): why, in words.
     unreadable: str = ""
+
+    speech: SpeechConfig = field(default_factory=SpeechConfig)
 
     @property
     def store_path(self) -> Path:
@@ -95,6 +111,7 @@ KEYS = {  # every key of the sections read here ([hardware] is checked by hardwa
     "table": {"language", "data_dir", "ai_cpu_budget", "ai_thinking"},
     "server": {"host", "port", "public_address"},
     "hotspot": {"ssid", "password"},
+    "speech": {"voice", "device", "record", "speed"},
 }
 
 
@@ -103,8 +120,8 @@ def parse_config(data: Mapping[str, Any], path: Path | None = None) -> Config:
     unknown = sorted(set(data) - known)
     if unknown:
         raise ConfigError("config.unknown_section", f"unknown section [{unknown[0]}]", section=unknown[0])
-    table, server, hotspot = (_section(data, n) for n in ("table", "server", "hotspot"))
-    for name, section in (("table", table), ("server", server), ("hotspot", hotspot)):
+    table, server, hotspot, speech = (_section(data, n) for n in ("table", "server", "hotspot", "speech"))
+    for name, section in (("table", table), ("server", server), ("hotspot", hotspot), ("speech", speech)):
         for key in sorted(set(section) - KEYS[name]):
             raise ConfigError("config.unknown_key", f"unknown key {key} in [{name}]", key=f"{name}.{key}")
     language = _get(table, "table", "language", str, "en")
@@ -116,6 +133,14 @@ def parse_config(data: Mapping[str, Any], path: Path | None = None) -> Config:
     port = _get(server, "server", "port", int, DEFAULT_PORT)
     if not 0 <= port <= 65535:
         raise ConfigError("config.value", "[server] port must be 0..65535", key="server.port")
+    voice = _get(speech, "speech", "voice", str, "auto")
+    if voice not in SPEECH_VOICES:
+        raise ConfigError(
+            "config.value", f"[speech] voice must be one of {', '.join(SPEECH_VOICES)}", key="speech.voice"
+        )
+    speed = _get(speech, "speech", "speed", int, 150)
+    if not 80 <= speed <= 300:
+        raise ConfigError("config.value", "[speech] speed must be 80..300 words per minute", key="speech.speed")
     return Config(
         path=path,
         language=language,
@@ -128,6 +153,12 @@ def parse_config(data: Mapping[str, Any], path: Path | None = None) -> Config:
         hardware=_section(data, "hardware"),
         ai_cpu_budget=budget,
         ai_thinking=thinking,
+        speech=SpeechConfig(
+            voice=voice,
+            device=_get(speech, "speech", "device", str, ""),
+            record=_get(speech, "speech", "record", str, ""),
+            speed=speed,
+        ),
     )
 
 

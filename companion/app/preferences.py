@@ -1,7 +1,8 @@
 """The table's preferences (kept in the store with the games): their keys, the values each may
 take, and which setup option each one pre-fills when a game is set up. Shared by the touchscreen's
-settings and the host page, so both offer and check the same choices. The table's own is the
-language; each game's come from its package (``PREFERENCES``, found through the registry).
+settings and the host page, so both offer and check the same choices. The table's own are the
+language and its speech (on or off, and the volume); each game's come from its package
+(``PREFERENCES``, found through the registry).
 """
 
 from __future__ import annotations
@@ -18,6 +19,9 @@ from companion.games import game_names, get_summary
 from companion.games import preferences as game_preferences
 
 PREF_LANGUAGE = "language"
+PREF_SPEECH = "speech"  # the table speaks (companion/app/speech.py): off by default
+PREF_SPEECH_VOLUME = "speech_volume"  # its volume, 0..100 %
+SPEECH_VOLUME = 80
 
 
 class SettingError(CompanionError):
@@ -52,10 +56,32 @@ def game_setting(game: str, entry: JSONObject) -> Setting:
     )
 
 
+def table_settings() -> tuple[Setting, ...]:
+    """The whole table's: the language, speech on or off, and its volume."""
+    return (
+        Setting(PREF_LANGUAGE, tuple(LANGUAGES), None),
+        Setting(PREF_SPEECH, (False, True), False),
+        Setting(PREF_SPEECH_VOLUME, None, SPEECH_VOLUME, low=0, high=100),
+    )
+
+
+def table_entries() -> list[JSONObject]:
+    """The table's own settings but the language, as the host page draws a game's preferences
+    (``key``, ``default``, ``choices`` or ``low``/``high``, ``game`` "")."""
+    entries: list[JSONObject] = []
+    for s in table_settings():
+        if s.key != PREF_LANGUAGE:
+            shape: JSONObject = (
+                {"choices": list(s.choices)} if s.choices is not None else {"low": s.low, "high": s.high}
+            )
+            entries.append({"key": s.key, "default": s.default, **shape, "game": ""})
+    return entries
+
+
 def settings() -> tuple[Setting, ...]:
-    """The language, then every registered game's preferences."""
+    """The table's own settings, then every registered game's preferences."""
     games = (game_setting(game, entry) for game in game_names() for entry in game_preferences(game))
-    return (Setting(PREF_LANGUAGE, tuple(LANGUAGES), None), *games)
+    return (*table_settings(), *games)
 
 
 def check(key: object, value: JSON) -> tuple[str, JSON]:

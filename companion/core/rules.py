@@ -101,6 +101,9 @@ class Rules(ABC, Generic[S]):
       (default: none). An imported game file gets them as one more action, drawn from fresh
       randomness, so a file fixes only the chance it records, never what comes after
       (:func:`companion.app.savedgame.import_game`); a re-check of a log replays them like any draw.
+    - ``announcements(before, after)``: what the table's speaker says about one action, from the
+      public table view before it and after it (a pure function of two *public* views, like the
+      buzzer's ``signal``): lines in words (:class:`~companion.core.summary.Line`); none by default.
     """
 
     name: str
@@ -153,6 +156,14 @@ class Rules(ABC, Generic[S]):
         may widen it, e.g. let a seat take back its own answer together with the steps the game
         then took by itself."""
         return all(may_undo(event, actor) for event in events)
+
+    def announcements(self, before: JSONObject, after: JSONObject) -> tuple[Line, ...]:
+        """What the table's speaker says when one action took the public table view from ``before``
+        to ``after`` (both the table audience's views of this game): Mister X shows himself, a stack's
+        result, the winner. It reads nothing but these two public views, so it can never say what the
+        touchscreen does not show. Not asked for an undo, nor for the first view after a game is
+        opened. None by default."""
+        return ()
 
     def table_turn(self, state: S, seed: int, cpu_budget: float | None) -> TableTurn | None:
         """A move the table must make now as one seat, or ``None`` (the default: never).

@@ -118,3 +118,11 @@ def t(code: str, **params: JSON) -> JSONObject:
 def joined(values: Sequence[JSON], sep: str = ", ") -> JSONObject:
     """A parameter made of several values (texts from :func:`t` or plain values), joined."""
     return {"join": list(values), "sep": sep}
+
+
+def listed(values: Sequence[JSON], code: str) -> JSON:
+    """Several values as one phrase, as a sentence says them: "Red", "Red and Blue", "Red, Blue and
+    Green" (``code``'s text joins ``{first}`` — all but the last, with commas — and ``{last}``)."""
+    if len(values) == 1:
+        return values[0]
+    return t(code, first=joined(list(values[:-1])), last=values[-1])

@@ -431,8 +431,12 @@ class Host:
             "current": open_game,
             "warnings": list(self.warnings(lang)) if self.warnings is not None else [],
             "settings": {s.key: self.pref(s.key, s.default) for s in preferences.settings()},
-            # every game's preferences, as its package gives them (the settings tab draws them all)
-            "preferences": [{**entry, "game": g} for g in game_names() for entry in game_preferences(g)],
+            # the table's speech, then every game's preferences, as its package gives them (the
+            # settings tab draws them all; the language has a field of its own)
+            "preferences": [
+                *preferences.table_entries(),
+                *({**entry, "game": g} for g in game_names() for entry in game_preferences(g)),
+            ],
             "setup": setup,
         }
 

@@ -23,6 +23,7 @@ from companion.app.i18n import text
 from companion.app.preferences import PREF_LANGUAGE, Preferences
 from companion.app.qr import base_url, phone_address, qr_terminal, seat_url
 from companion.app.seats import TABLE_SEAT, SeatLinks
+from companion.app.speech import Announcer
 from companion.app.store import Store
 from companion.app.table import Table
 from companion.app.writer import CommandServer, WriterLock
@@ -34,7 +35,7 @@ from companion.core.errors import CompanionError
 from companion.core.jsonvalue import JSONObject
 from companion.net.host import Host
 from companion.net.server import PhoneServer
-from hardware.router import Box
+from hardware.router import Box, open_speech
 
 CLEAR = "\033[2J\033[H"
 
@@ -103,6 +104,8 @@ async def serve(config: Config, lock: WriterLock | None = None) -> None:
     player.start()
     inputs: Box | None = None
     health: HealthWatch | None = None
+
+    announcer: Announcer | None = None
     commands = CommandServer(table, lock)
     try:  # buttons, lights and tag readers from [hardware] (mode auto: simulated twins off a Pi)
         await commands.start()
@@ -114,6 +117,9 @@ async def serve(config: Config, lock: WriterLock | None = None) -> None:
         server = PhoneServer(table, links, language=lambda: prefs.language)
         # A language chosen on the host page reaches every phone that follows the table at once.
         prefs.changed.append(lambda key: server.language_changed() if key == PREF_LANGUAGE else None)
+        # The table's voice ([speech]): on/off and the volume are the table's settings (the host page's).
+        announcer = open_speech(table, config, language=lambda: prefs.language, pref=prefs.get)
+        prefs.changed.append(announcer.setting_changed)
         address = phone_address(config.public_address)
         # The Pi's own warnings (under-voltage, an overlay file system) for the host page.
         health = HealthWatch(config.data_dir, lambda _warnings: host.refresh())
@@ -142,6 +148,9 @@ async def serve(config: Config, lock: WriterLock | None = None) -> None:
     except BaseException:
         if health is not None:
             await health.stop()
+
+        if announcer is not None:
+            await asyncio.to_thread(announcer.close)
         if inputs is not None:
             await inputs.aclose()
         await commands.close()
@@ -177,6 +186,8 @@ async def serve(config: Config, lock: WriterLock | None = None) -> None:
             codes.cancel()
         await health.stop()
         await runner.cleanup()
+        if announcer is not None:
+            await asyncio.to_thread(announcer.close)
         await inputs.aclose()
         await commands.close()
         await player.stop()

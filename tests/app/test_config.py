@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.app.config import ConfigError, load_config, parse_config
+from companion.app.config import ConfigError, SpeechConfig, load_config, parse_config
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "deploy" / "companion.example.toml"
 
@@ -19,6 +19,7 @@ def test_the_example_configuration_parses_completely() -> None:
     assert config.hardware["mode"] == "auto"
     text = EXAMPLE.read_text("utf-8")
     assert (config.ai_cpu_budget, config.ai_thinking) == (0.5, 1.5)
+    assert config.speech == SpeechConfig()  # the example shows the defaults
     for key in (
         "language",
         "data_dir",
@@ -29,6 +30,10 @@ def test_the_example_configuration_parses_completely() -> None:
         "public_address",
         "ssid",
         "password",
+        "voice",
+        "device",
+        "record",
+        "speed",
     ):
         assert f"\n{key} = " in text
 
@@ -49,6 +54,10 @@ def test_the_example_configuration_parses_completely() -> None:
         ({"table": {"ai_thinking": -1}}, "config.value"),
         ({"table": {"ai_thinking": 61}}, "config.value"),
         ({"table": {"ai_thinking": True}}, "config.value"),
+        ({"speech": {"voice": "festival"}}, "config.value"),
+        ({"speech": {"speed": 500}}, "config.value"),
+        ({"speech": {"device": 0}}, "config.value"),
+        ({"speech": {"volume": 80}}, "config.unknown_key"),  # the volume is the table's setting, not the file's
     ],
 )
 def test_mistakes_are_refused_with_a_code(data: dict[str, object], code: str) -> None:
@@ -76,3 +85,9 @@ def test_missing_and_broken_files(tmp_path: Path) -> None:
 def test_the_table_players_settings() -> None:
     config = parse_config({"table": {"ai_cpu_budget": 2, "ai_thinking": 0}})
     assert (config.ai_cpu_budget, config.ai_thinking) == (2.0, 0.0)
+
+
+def test_the_voice_settings() -> None:
+    config = parse_config({"speech": {"voice": "record", "record": "/tmp/said.jsonl", "device": "null", "speed": 120}})
+    assert config.speech == SpeechConfig("record", "null", "/tmp/said.jsonl", 120)
+    assert parse_config({}).speech == SpeechConfig("auto", "", "", 150)

@@ -11,6 +11,7 @@ underground from 13 onto 67, in round 1). Screenshots: artifacts/screenshots/hos
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import os
 import shutil
@@ -32,8 +33,10 @@ from companion.app import bgstats
 from companion.app.autoplay import TablePlayer
 from companion.app.history import History
 from companion.app.i18n import text
+from companion.app.speech import Announcer, Speaker
 from companion.core import TABLE, Audience
 from companion.games.scotland_yard.model import Move, PlaceDetectives, PlaceX, XMove
+from hardware.voice import RecordingVoice
 
 WAIT = 30_000
 TABLET = {"width": 800, "height": 1000}
@@ -206,8 +209,31 @@ def test_a_scotland_yard_night_run_from_the_host_page(tmp_path: Path) -> None:
             await host.wait_for_selector(f"[data-play='{game_id}'] [data-bgstats-qr]", timeout=WAIT)
             assert await read_qr(host, f"[data-play='{game_id}'] [data-bgstats-qr]") == short
             await shot(host, "history")
+            # Speech switched on and made softer on the host page: the table says so at that volume.
+            announcer = Announcer(
+                r.table, Speaker(voice := RecordingVoice()), language=lambda: r.prefs.language, pref=r.prefs.get
+            )
+            announcer.start()
+            r.prefs.changed.append(announcer.setting_changed)
             await host.click("[data-tab=settings]")
             await host.wait_for_selector("[data-setting=language]")
+            await host.check("[data-setting=speech]")
+            await host.wait_for_function("() => HOST.state.settings.speech === true", timeout=WAIT)
+            for _ in range(5):  # (a state pushed meanwhile draws the page anew: type into the new field)
+                await host.fill("[data-setting=speech_volume]", "40")
+                await host.press("[data-setting=speech_volume]", "Tab")  # leaving the field commits it
+                with contextlib.suppress(PlaywrightError):
+                    await host.wait_for_function("() => HOST.state.settings.speech_volume === 40", timeout=5000)
+                    break
+            assert r.prefs.get("speech_volume") == 40
+            labels = await host.locator("[data-screen=settings] label span").all_inner_texts()
+            assert "Speech: the table says reveals, results and the winner aloud" in labels, labels
+            assert announcer.speaker.idle()
+            assert [(u.text, u.volume) for u in voice.said] == [
+                ("The table speaks at this volume.", 80),
+                ("The table speaks at this volume.", 40),
+            ]
+            announcer.close()
             await shot(host, "settings")
 
     asyncio.run(scenario())

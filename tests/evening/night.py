@@ -18,9 +18,12 @@ from typing import Any
 from browser import ARGS, CHROMIUM, PHONE, SHOTS
 from driver import AppProcess
 from playwright.sync_api import Browser, Page, sync_playwright
+from spoken import expected_speech, states_of
 from test_scotland_yard_ui import decode_qr
 
 from companion.app.i18n import text
+from companion.app.savedgame import load_game
+from companion.app.store import Store
 
 WAIT_S = 40.0  # a loaded two-core machine runs the app, its server and every page at once
 WAIT_MS = int(WAIT_S * 1000)
@@ -56,6 +59,22 @@ class NightApp(AppProcess):
 
     def wait_seq(self, seq: int, timeout: float = WAIT_S) -> dict[str, Any]:
         return super().wait_seq(seq, timeout)
+
+    def speech_of(self, game_id: int, lang: str) -> list[str]:
+        """What the table's voice should have said of a saved game so far, in ``lang``: the game's
+        announcements for each of its actions, worked out from the public views of its saved log
+        (read while the app runs, as the command line's reading commands do)."""
+        with Store(self.data / "companion.sqlite3") as store:
+            game = load_game(store, game_id).game
+        return expected_speech(game, states_of(game), lang)
+
+    def said_texts(self) -> list[str]:
+        return [s["text"] for s in self.said()]
+
+    def heard(self, count: int, what: str = "") -> list[str]:
+        """The texts the table said, once it has said ``count`` of them (it speaks on its own thread)."""
+        said = self.wait_said(lambda s: len(s) >= count, timeout=WAIT_S, what=what or f"{count} lines")
+        return [s["text"] for s in said]
 
 
 @contextmanager
@@ -216,6 +235,7 @@ class Night:
             old.unlink()
         self.seen: list[dict[str, str]] = []  # the touchscreen's toasts so far
         self.checked = 0  # how many of them a check has looked at
+        self.spoken = 0  # how many lines of the table's voice a check has looked at
         self.met = False  # a Henchman's mission was met at the table (its reward asked in a dialog)
         self.laps: list[tuple[str, float]] = []  # how long each stage took (printed at the end)
         self.began = time.monotonic()

@@ -21,6 +21,13 @@ laptop opens the host page from the Phones screen and from it the public table l
 5. The Victorian Masterminds game is resumed from Saved games: its phones come back with "Try again"
    and play goes on; the Mykerinos phones say the table opened another game.
 
+The table speaks all evening: speech is switched on in Settings before the first game, and the
+stand-in voice (``[speech] voice = "record"``) records what the speaker would say. After each game,
+what it said is exactly what the public views of that saved game give (worked out on the test side):
+Mister X's capture and the detectives' win in English; each resolved stack of agents and the Secret
+Service level in German ("Der Komplizenstapel in London ist abgehandelt."), including the actions after
+the power cut; the Mykerinos survey, its zones and the winner in German.
+
 After every step: what each screen shows (the touchscreen's texts through its control socket, each
 phone's DOM), no error on any screen that is not expected, no raw message code and no seat's internal
 name ("p1", "@table") on any screen, no traceback in the app's log; at each stage's screenshot, no text
@@ -30,6 +37,7 @@ Screenshots: artifacts/screenshots/ui-night-*.png and phone-night-*.png.
 
 from __future__ import annotations
 
+import re
 import time
 from pathlib import Path
 from typing import Any
@@ -526,6 +534,32 @@ def victorian_masterminds_resumed(n: Night, vm_game: int) -> None:
     n.shoot("vm-resumed", "p2", "blue")
 
 
+# -- the table's voice --------------------------------------------------------------------------------
+
+
+def speech_on(n: Night) -> None:
+    """Settings → Speech: On. The table says so (the stand-in voice records it)."""
+    app = n.app
+    app.tap("start.settings")
+    app.wait_screen("settings")
+    app.tap("settings.speech.on")
+    assert app.heard(1, "the speaker check") == [ui_words("speech.check", "en")]
+    n.spoken = 1
+    n.shoot("settings-speech")
+    app.tap("settings.back")
+    app.wait_screen("start")
+
+
+def spoken_since(n: Night, game_id: int, lang: str, already: int = 0) -> list[str]:
+    """The game's announcements the table said since the last check (beyond its first ``already``
+    ones), checked against what the public views of the saved game give; returns them."""
+    expected = n.app.speech_of(game_id, lang)[already:]
+    heard = n.app.heard(n.spoken + len(expected), f"the announcements of game {game_id}")
+    assert heard[n.spoken :] == expected
+    n.spoken += len(expected)
+    return expected
+
+
 # -- the evening -------------------------------------------------------------------------------------
 
 
@@ -540,11 +574,26 @@ def test_a_game_night(tmp_path: Path) -> None:
             with chromium_sync() as browser:
                 n = Night(app, browser)
                 n.shoot("start")
+                speech_on(n)
                 scotland_yard(n)
+                sy_said = spoken_since(n, int(app.info()["game_id"]), "en")
+                assert sy_said[-1] == text("sy.say.winner.detectives", None, "en"), sy_said
+                assert re.fullmatch(r"(Detective|Bobby) \d catches Mister X at station \d+\.", sy_said[-2]), sy_said
                 vm_game = victorian_masterminds(n)
                 power_cut(n)
+                vm_said = spoken_since(n, vm_game, "de")
+                assert "Der Komplizenstapel in London ist abgehandelt." in vm_said, vm_said
                 mykerinos(n)
+                myk_said = spoken_since(n, int(app.info()["game_id"]), "de")
+                assert myk_said[:2] == [
+                    "Runde 1 ist zu Ende: die Auswertung beginnt.",
+                    "Zählt Zone 1 von 4: Reihe 1 vom Spielplan, links.",
+                ]
+                assert myk_said[-2] == "Die Ausstellung ist gewertet. Das Spiel ist zu Ende.", myk_said
+                assert re.search(r"gewinn(t|en) mit \d+ Punkt", myk_said[-1]), myk_said
                 victorian_masterminds_resumed(n, vm_game)
+                spoken_since(n, vm_game, "de", already=len(vm_said))
+                print("the table said:\n" + "\n".join(app.said_texts()))
                 print("\n".join(f"{t:6.1f} s  {name}" for name, t in n.laps))
                 assert not n.cut_off, "texts cut off on the touchscreen:\n" + "\n".join(n.cut_off)
         finally:

@@ -170,6 +170,18 @@ def test_settings_saved_games_and_the_history_with_bgstats(tmp_path: Path) -> No
         assert sy_setup["defaults"] == {"tracker": True, "bobbies_keep_game_alive": False}
         for key, value in (("sy.tracker", "yes"), ("vm.start_level.3", 12), ("nonsense", 1), ("language", "xx")):
             assert (await page.do("setting", key=key, value=value))["code"].startswith("setting.")
+        # The table's speech: on or off, and a volume of 0 to 100 %; offered beside the games' preferences.
+        assert {p["key"]: p for p in state["preferences"] if p["game"] == ""} == {
+            "speech": {"key": "speech", "default": False, "choices": [False, True], "game": ""},
+            "speech_volume": {"key": "speech_volume", "default": 80, "low": 0, "high": 100, "game": ""},
+        }
+        assert (state["settings"]["speech"], state["settings"]["speech_volume"]) == (False, 80)
+        for key, value in (("speech", "on"), ("speech_volume", 101), ("speech_volume", True), ("speech_volume", -1)):
+            assert (await page.do("setting", key=key, value=value))["code"] == "setting.value"
+        await page.ok("setting", key="speech", value=True)
+        await page.ok("setting", key="speech_volume", value=45)
+        await page.until(lambda s: s["settings"]["speech"] is True and s["settings"]["speech_volume"] == 45)
+        assert (r.prefs.get("speech"), r.prefs.get("speech_volume")) == (True, 45)
         await page.ok("setting", key="language", value="de")
         state = await page.until(lambda s: s["lang"] == "de")
 

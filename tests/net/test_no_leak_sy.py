@@ -1,7 +1,11 @@
 """No leak, end to end: random Scotland Yard games played through the real server with every
 seat connected (Mister X, each detective, the table link). Every byte each client receives is
 recorded; no detective or table connection may ever receive Mister X's station except while a
-reveal shows him, at a capture, or after the end."""
+reveal shows him, at a capture, or after the end.
+
+The table's speaker is heard by everyone at the table, so it is held to the same rule: an announcer
+on the same table, with a stand-in voice that records, says exactly what the public table views
+give (worked out on the test side), and never Mister X's station while it is hidden."""
 
 from __future__ import annotations
 
@@ -18,12 +22,16 @@ from harness import Phone, lift_flood_limit, rig
 
 from companion.app.autoplay import TablePlayer
 from companion.app.seats import TABLE_SEAT
+from companion.app.speech import Announcer, Speaker
 from companion.core import Game, encode
 from companion.core.jsonvalue import JSON, JSONObject
 from companion.games.scotland_yard.model import REVEALS, XMoved
 from companion.games.scotland_yard.moves import x_singles
+from hardware.voice import RecordingVoice
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "games" / "scotland_yard"))
+from spoken import actions as action_spans
+from spoken import expected_speech, numbers, spoken
 from sy_support import random_intent
 
 CONFIG = {"mister_x": "X", "detectives": ["Ann", "Bob"], "tracker": True}
@@ -69,9 +77,34 @@ def check_public(message: dict[str, Any], states: dict[int, Any], who: str) -> N
             assert over or field["reveal"], f"{who} saw a hidden log field {field}"
 
 
-async def check_all_received(game: Game[Any], phones: dict[str, Phone], actions: int) -> None:
+def listening(r: Any, lang: str) -> Announcer:
+    """An announcer on the rig's table with speech on in ``lang``, its voice a recording stand-in."""
+    on = {"speech": True}
+    announcer = Announcer(r.table, Speaker(RecordingVoice()), language=lambda: lang, pref=lambda k, d: on.get(k, d))
+    announcer.start()
+    return announcer
+
+
+def check_speech(game: Game[Any], states: dict[int, Any], announcer: Announcer, lang: str) -> int:
+    """The announcer said exactly what the public views give, and no spoken line of any action, in
+    any language, names Mister X's station while the table may not see it."""
+    assert announcer.speaker.idle()
+    voice = announcer.speaker.voice
+    assert isinstance(voice, RecordingVoice)
+    said = [u.text for u in voice.said]
+    assert said == expected_speech(game, states, lang)
+    for before, after, undo in action_spans(game):
+        state = states[after]
+        x = state.x_station
+        if undo or not x or state.phase == "over" or state.shown == x:
+            continue
+        assert x not in numbers(spoken(game.rules, states[before], state)), f"the table said where Mister X is ({x})"
+    return len(said)
+
+
+async def check_all_received(game: Game[Any], phones: dict[str, Phone], actions: int) -> dict[int, Any]:
     """Once the last state has arrived everywhere, every message each of ``phones`` (none of them
-    Mister X's) ever received passes :func:`check_public`."""
+    Mister X's) ever received passes :func:`check_public`; returns every state by seq."""
     for phone in phones.values():
         seen = [json.loads(m) for m in phone.received]
         if not any(m["type"] == "state" and m["seq"] == game.seq for m in seen):
@@ -84,12 +117,13 @@ async def check_all_received(game: Game[Any], phones: dict[str, Phone], actions:
             check_public(json.loads(raw), states, seat)
             checked += 1
     assert checked > actions  # every client really got every state
+    return states
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("seed", [1, 2, 3])
+@pytest.mark.parametrize(("seed", "lang"), [(1, "en"), (2, "de"), (3, "fr")])
 def test_no_detective_or_table_connection_ever_sees_mister_x(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, seed: int
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, seed: int, lang: str
 ) -> None:
     lift_flood_limit(monkeypatch)
 
@@ -97,6 +131,7 @@ def test_no_detective_or_table_connection_ever_sees_mister_x(
         async with rig(tmp_path, "scotland_yard", CONFIG) as r:
             game = r.table.game
             assert game is not None
+            announcer = listening(r, lang)
             seats = [*game.rules.seats(game.state), TABLE_SEAT]
             phones = await r.connect_all(seats)
             rng = random.Random(seed)
@@ -109,7 +144,9 @@ def test_no_detective_or_table_connection_ever_sees_mister_x(
                 assert reply["type"] == "ack", reply
                 actions += 1
             assert game.outcome() is not None, "the random game should end"
-            await check_all_received(game, {s: p for s, p in phones.items() if s != "mrx"}, actions)
+            states = await check_all_received(game, {s: p for s, p in phones.items() if s != "mrx"}, actions)
+            assert check_speech(game, states, announcer, lang) > 0  # the end at least is said
+            announcer.close()
             # Mister X's phone did see his station (the check above is about others only).
             assert any('"secret"' in raw for raw in phones["mrx"].received)
 
@@ -117,9 +154,9 @@ def test_no_detective_or_table_connection_ever_sees_mister_x(
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("level", "seed"), [("easy", 4), ("normal", 5), ("hard", 6)])
+@pytest.mark.parametrize(("level", "seed", "lang"), [("easy", 4, "es"), ("normal", 5, "en"), ("hard", 6, "de")])
 def test_with_mister_x_played_by_the_table_no_connection_ever_sees_him(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, level: str, seed: int
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, level: str, seed: int, lang: str
 ) -> None:
     """The table's Mister X has no seat: no link is offered for him, a link made by hand for his seat
     is refused at once (no view, no move), nobody else can move him, and every detective phone and
@@ -131,6 +168,7 @@ def test_with_mister_x_played_by_the_table_no_connection_ever_sees_him(
         async with rig(tmp_path, "scotland_yard", config) as r:
             game = r.table.game
             assert game is not None
+            announcer = listening(r, lang)  # his moves are said: the ticket, as the log shows it
             player = TablePlayer(r.table, thinking=0, cpu_budget=None)
             player.start()
             seats = [*game.rules.seats(game.state), TABLE_SEAT]
@@ -158,7 +196,10 @@ def test_with_mister_x_played_by_the_table_no_connection_ever_sees_him(
                 actions += 1
             assert game.outcome() is not None, "the game should end"
             assert any(isinstance(e.event, XMoved) for e in game.entries), "the table moved Mister X"
-            await check_all_received(game, phones, actions)
+            states = await check_all_received(game, phones, actions)
+            moves = sum(isinstance(e.event, XMoved) and e.event.step < 2 for e in game.entries)
+            assert check_speech(game, states, announcer, lang) >= moves  # a line per move of his, at least
+            announcer.close()
             with contextlib.suppress(TimeoutError):
                 while not (await intruder.recv(timeout=0.5))["type"].startswith("<"):
                     pass  # everything the server ever sent that connection, until it closed

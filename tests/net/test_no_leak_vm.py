@@ -7,8 +7,10 @@ Each received state is checked two ways against the game's own states (test-side
 - it is exactly that client's view and legal options at that seq (nothing of another audience);
 - it does not depend on any other seat's secrets: the same state with that seat's hidden agents
   shuffled (its pile, and its face-down agents in unresolved stacks) gives the client the very same
-  view and options. The owner's own view must change under that shuffle now and then, which proves
-  the shuffle really touches what a leak would show.
+  view and options, and the table's speaker the very same words about the action that led to it (in
+  every language: everyone at the table hears them). The owner's own view must change under that
+  shuffle now and then, which proves the shuffle really touches what a leak would show.
+An announcer on the same table, with a stand-in voice that records, says exactly those words.
 Along the way, hostile phones probe for a secret through refusals: naming each agent in turn for the
 active player, or as the agent being revealed, must always be refused in the very same words.
 """
@@ -27,10 +29,14 @@ import pytest
 from harness import Phone, lift_flood_limit, rig
 
 from companion.app.seats import TABLE_SEAT
+from companion.app.speech import Announcer, Speaker
 from companion.core import TABLE, Audience, Game, encode
 from companion.games.victorian_masterminds.model import AGENTS, VMState
+from hardware.voice import RecordingVoice
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "games" / "victorian_masterminds"))
+from spoken import actions as action_spans
+from spoken import expected_speech, spoken
 from vm_helpers import config, random_intent
 
 
@@ -65,15 +71,30 @@ def audience(client: str) -> Audience:
 
 
 class Checker:
-    def __init__(self, game: Game[VMState], rng: random.Random) -> None:
+    def __init__(self, game: Game[VMState], rng: random.Random, states: dict[int, VMState]) -> None:
         self.game = game
         self.rules = game.rules
         self.rng = rng
         self.owner_saw_change = 0
         self.checked = 0
+        self.spoken = 0
+        # the seq before the action that led to each seq (no speech for an undo)
+        self.came_from = {after: before for before, after, undo in action_spans(game) if not undo}
+        self.states = states
 
     def sees(self, state: VMState, client: str) -> tuple[Any, Any]:
         return self.rules.view(state, audience(client)), self.rules.legal(state, audience(client))
+
+    def heard(self, seq: int, secret_seat: str | None = None) -> tuple[str, ...]:
+        """What the table's speaker says about the action that led to ``seq``; with ``secret_seat``,
+        in twins where that seat's hidden agents are dealt anew (before and after the action)."""
+        before = self.came_from.get(seq)
+        if before is None:
+            return ()
+        first, then = self.states[before], self.states[seq]
+        if secret_seat is not None:
+            first, then = hidden_twin(first, secret_seat, self.rng), hidden_twin(then, secret_seat, self.rng)
+        return spoken(self.rules, first, then)
 
     def check(self, client: str, message: dict[str, Any], states: dict[int, VMState]) -> None:
         if message["type"] != "state":
@@ -83,11 +104,14 @@ class Checker:
         state = states[message["seq"]]
         view, legal = self.sees(state, client)
         assert message["view"] == view and message["legal"] == legal, f"{client} got another audience's snapshot"
+        heard = self.heard(message["seq"])
+        self.spoken += bool(heard)
         for seat in state.seats:
             if seat == client:
                 continue
             twin = hidden_twin(state, seat, self.rng)
             assert self.sees(twin, client) == (view, legal), f"{client} can tell {seat}'s hidden agents apart"
+            assert self.heard(message["seq"], seat) == heard, f"the table's words tell {seat}'s hidden agents apart"
             if self.sees(twin, seat) != self.sees(state, seat):
                 self.owner_saw_change += 1
         self.checked += 1
@@ -109,10 +133,13 @@ async def probe(phone: Phone, seq: int, state: VMState) -> None:
         assert len(set(map(json.dumps, answers))) == 1, answers
 
 
-async def play(tmp_path: Path, players: int, seed: int) -> tuple[int, int]:
+async def play(tmp_path: Path, players: int, seed: int, lang: str) -> tuple[int, int]:
     async with rig(tmp_path, "victorian_masterminds", config(players, start=3)) as r:
         game = r.table.game
         assert game is not None
+        voice = RecordingVoice()
+        announcer = Announcer(r.table, Speaker(voice), language=lambda: lang, pref=lambda k, d: k == "speech" or d)
+        announcer.start()
         clients = [*game.rules.seats(game.state), TABLE_SEAT]
         phones = await r.connect_all(clients)
         rng = random.Random(seed)
@@ -136,20 +163,25 @@ async def play(tmp_path: Path, players: int, seed: int) -> tuple[int, int]:
             if not any(json.loads(m).get("seq") == game.seq for m in phone.received):
                 await phone.until("state", seq=game.seq)
 
-        checker = Checker(game, random.Random(seed))
+        checker = Checker(game, random.Random(seed), states)
         for client, phone in phones.items():
             for raw in phone.received:
                 checker.check(client, json.loads(raw), states)
         assert checker.checked >= actions  # every client got the states (a slow one may skip some)
         assert checker.owner_saw_change > actions // 4, "the shuffle never touched what an owner sees"
+        assert checker.spoken > 0, "the table said something"
+        assert announcer.speaker.idle()
+        assert [u.text for u in voice.said] == expected_speech(game, states, lang)
+        assert {u.lang for u in voice.said} == {lang}
+        announcer.close()
         return actions, checker.checked
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("players", "seed"), [(2, 1), (3, 2), (4, 3)])
+@pytest.mark.parametrize(("players", "seed", "lang"), [(2, 1, "en"), (3, 2, "es"), (4, 3, "fr")])
 def test_no_player_ever_receives_another_players_agents_or_pile(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, players: int, seed: int
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, players: int, seed: int, lang: str
 ) -> None:
     lift_flood_limit(monkeypatch)
-    actions, checked = asyncio.run(play(tmp_path, players, seed))
+    actions, checked = asyncio.run(play(tmp_path, players, seed, lang))
     assert actions > 50 and checked > 3 * actions

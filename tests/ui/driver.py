@@ -99,7 +99,10 @@ class AppProcess:
         self.buffer = b""
         config = home / "companion.toml"
         self.port = free_port()  # fixed across restarts, like 8080 on a Pi, so phone links stay valid
+        # The table's voice: the stand-in that records what would be said, one JSON line each (see said())
+        self.speech_path = home / "said.jsonl"
         config.write_text(
+            f'[speech]\nvoice = "record"\nrecord = "{self.speech_path}"\n'
             f'[server]\nhost = "127.0.0.1"\nport = {self.port}\npublic_address = "{public_address}"\n'
             f'[table]\nlanguage = "{language}"\ndata_dir = "{self.data}"\n' + extra_config
         )
@@ -156,6 +159,23 @@ class AppProcess:
                     continue
             time.sleep(0.1)
         raise RuntimeError(f"the app did not come up:\n{self.log()}")
+
+    def said(self) -> list[dict[str, Any]]:
+        """Everything the table's voice said so far (``{"text", "lang", "volume"}``), oldest first."""
+        if not self.speech_path.exists():
+            return []
+        return [json.loads(raw) for raw in self.speech_path.read_text("utf-8").splitlines() if raw.strip()]
+
+    def wait_said(
+        self, predicate: Callable[[list[dict[str, Any]]], bool], timeout: float = WAIT, what: str = ""
+    ) -> list[dict[str, Any]]:
+        """Wait until what the table said so far satisfies ``predicate`` (it speaks on its own thread)."""
+        deadline = time.monotonic() + timeout
+        while not predicate(said := self.said()):
+            if time.monotonic() > deadline:
+                raise AssertionError(f"the table never said {what or predicate}: {[s['text'] for s in said]}")
+            time.sleep(0.05)
+        return said
 
     def log(self) -> str:
         return self.log_path.read_text(errors="replace")[-6000:] if self.log_path.exists() else ""

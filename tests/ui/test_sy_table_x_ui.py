@@ -8,7 +8,11 @@ touchscreen shows him exactly on the reveal fields.
 Rulebook (German basic game, "Mister X taucht auf"): "Mister X muss sich in regelmäßigen Abständen
 zeigen, und zwar nach seinem 3., 8., 13., 18. und 24. Zug." — after his 3rd, 8th, 13th, 18th and
 24th move (travel-log fields, not rounds: a double move writes two fields). Screenshots:
-artifacts/screenshots/ui-sy_table_x_*.png."""
+artifacts/screenshots/ui-sy_table_x_*.png.
+
+Speech is switched on in Settings first: nobody moves his pawn or lays his ticket, so the table
+says each move of his in public words ("Mister X travels by bus"), his reveals and the end — through
+the stand-in voice, which records exactly what the public views of the saved game give."""
 
 from __future__ import annotations
 
@@ -19,6 +23,7 @@ from driver import AppProcess
 from phones import SyncPhone
 from PIL import Image
 from pyzbar.pyzbar import decode
+from spoken import expected_speech, states_of
 
 from companion.app.i18n import text
 from companion.app.savedgame import load_game
@@ -108,6 +113,16 @@ def test_a_whole_game_against_mister_x_played_by_the_table(display: str, tmp_pat
     app.start()
     phones: dict[str, SyncPhone] = {}
     try:
+        # Speech on, and a little softer: each change says so, at its volume.
+        app.tap("start.settings")
+        app.wait_screen("settings")
+        app.tap("settings.speech.on")
+        app.tap("settings.volume.60")
+        check = ui_text("speech.check")
+        said = app.wait_said(lambda s: len(s) == 2, what="the speaker check twice")
+        assert [(s["text"], s["lang"], s["volume"]) for s in said] == [(check, "en", 80), (check, "en", 60)]
+        app.screenshot("sy_table_x_settings")
+        app.tap("settings.back")
         app.tap("start.new")
         app.wait_screen("new")
         app.tap("new.scotland_yard")
@@ -210,6 +225,20 @@ def test_a_whole_game_against_mister_x_played_by_the_table(display: str, tmp_pat
         app.screenshot("sy_table_x_end")
         for seat, p in phones.items():  # the detectives' phones never received his secret part
             assert p.phone.received and '"secret"' not in "".join(p.phone.received), seat
+        # What the table said: each of his moves, each reveal, the end — exactly what the public
+        # views of the saved game give, nothing more (his stations only where a reveal shows them).
+        with Store(app.data / "companion.sqlite3") as store:
+            game_id = store.current()
+            assert game_id is not None
+            saved = load_game(store, game_id).game
+        expected = expected_speech(saved, states_of(saved), "en")
+        said = app.wait_said(lambda s: len(s) >= 2 + len(expected), what="every announcement")
+        assert [s["text"] for s in said[2:]] == expected
+        assert all((s["lang"], s["volume"]) == ("en", 60) for s in said[2:])
+        moves = [s["text"] for s in said if s["text"].startswith(("Mister X travels", "Mister X makes a double"))]
+        doubles = sum(1 for f in view["log"] if f["double"])
+        assert len(moves) == len(view["log"]) - doubles // 2  # one sentence a move (a double move: one)
+        assert any(s["text"] == f"Mister X shows himself at station {route[3]}." for s in said)
     finally:
         for p in phones.values():
             p.close()

@@ -661,6 +661,11 @@ class MykerinosRules(Rules[MykState]):
 
         return SUMMARY
 
+    def announcements(self, before: JSONObject, after: JSONObject) -> tuple[Line, ...]:
+        from companion.games.mykerinos.speech import announcements
+
+        return announcements(before, after)
+
     def outcome(self, state: MykState) -> Outcome | None:
         return views.outcome(state)
 

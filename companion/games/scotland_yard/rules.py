@@ -423,6 +423,11 @@ class ScotlandYardRules(Rules[SYState]):
 
         return SUMMARY
 
+    def announcements(self, before: JSONObject, after: JSONObject) -> tuple[Line, ...]:
+        from companion.games.scotland_yard.speech import announcements
+
+        return announcements(before, after)
+
     def outcome(self, state: SYState) -> Outcome | None:
         return outcome(state)
 

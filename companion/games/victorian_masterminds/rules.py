@@ -66,6 +66,11 @@ class VictorianMastermindsRules(Rules[VMState]):
 
         return SUMMARY
 
+    def announcements(self, before: JSONObject, after: JSONObject) -> tuple[Line, ...]:
+        from companion.games.victorian_masterminds.speech import announcements
+
+        return announcements(before, after)
+
     def outcome(self, state: VMState) -> Outcome | None:
         if not state.ended:
             return None

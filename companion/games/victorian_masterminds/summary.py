@@ -22,7 +22,7 @@ def _colour(colour: str) -> JSONObject:
     return t(f"vm.colour.{colour}") if colour in DEFAULT_COLOURS else t("vm.sum.as_typed", text=colour)
 
 
-def _who(view: JSONObject, seat: str) -> JSONObject:
+def seat_name(view: JSONObject, seat: str) -> JSONObject:
     return seat_word(seat, _colour_of(view, seat))
 
 
@@ -60,7 +60,7 @@ class VictorianMastermindsSummary:
         if phase == "setup":
             return Line("vm.sum.status.setup")
         if phase == "ended":
-            winners = [_who(view, txt(w)) for w in items(obj(view.get("result")).get("winners"))]
+            winners = [seat_name(view, txt(w)) for w in items(obj(view.get("result")).get("winners"))]
             return Line("vm.sum.status.ended", {"winners": joined(winners, " & ")})
         resolution = obj(view.get("resolution"))
         if resolution:
@@ -77,7 +77,7 @@ class VictorianMastermindsSummary:
         code = "vm.sum.status.turn_final" if final.get("triggered") else "vm.sum.status.turn"
         step = "vm.sum.step.after" if view.get("turn_phase") == "after" else "vm.sum.step.place"
         acting = [txt(seat) for seat in items(view.get("acting"))]  # who acts now: the rules' one answer
-        return Line(code, {"player": joined([_who(view, seat) for seat in acting], " & "), "step": t(step)})
+        return Line(code, {"player": joined([seat_name(view, seat) for seat in acting], " & "), "step": t(step)})
 
     def overview(self, view: JSONObject) -> list[Line]:
         lines = [self.status(view), Line("vm.sum.level", {"level": num(view.get("level"))})]
@@ -87,7 +87,7 @@ class VictorianMastermindsSummary:
                 Line(
                     "vm.sum.player",
                     {
-                        "who": _who(view, txt(p.get("seat"))),
+                        "who": seat_name(view, txt(p.get("seat"))),
                         "machine": txt(p.get("machine_name")) or str(num(p.get("machine"))),
                         "firepower": num(p.get("firepower")),
                         "scientists": num(p.get("scientists")),

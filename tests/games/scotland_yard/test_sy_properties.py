@@ -10,6 +10,8 @@ from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from spoken import actions as action_spans
+from spoken import numbers, spoken
 from sy_support import MRX, SYGame, legal, new_game, play, random_intent, seat
 
 from companion.core import (
@@ -221,10 +223,12 @@ def test_no_view_but_mister_x_and_debug_contains_his_station(game_args: tuple[in
     seed, config = game_args
     game = random_game(seed, config)
     state = game.start
+    states = {0: state}
     views: Any
     for entry, views in steps(game):
         if entry is not None:
             state = RULES.apply(state, entry.event)
+            states[entry.seq] = state
         capturing = captures(entry, state)
         if capturing:
             assert entry is not None
@@ -236,6 +240,18 @@ def test_no_view_but_mister_x_and_debug_contains_his_station(game_args: tuple[in
             assert views["mrx"]["view"]["secret"]["station"] == state.x_station
         debug: Any = RULES.view(state, Audience.debug())
         assert debug["secret"]["station"] == (state.x_station or None)
+    # The table's speaker, heard by every audience: never his station while it is hidden, and the
+    # same words with every secret replaced.
+    said = 0
+    for before, after, _undo in action_spans(game):
+        words = spoken(RULES, states[before], states[after])
+        said += len(words)
+        end = states[after]
+        if end.phase != "over":
+            assert spoken(RULES, masked(states[before]), masked(end)) == words
+            if end.x_station and end.shown != end.x_station:
+                assert end.x_station not in numbers(words), words
+    assert said > 0 or game.outcome() is None
 
 
 @settings(max_examples=12, deadline=None)

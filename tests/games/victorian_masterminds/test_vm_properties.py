@@ -9,6 +9,7 @@ from dataclasses import replace
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from spoken import spoken
 from vm_helpers import Table, new_table, random_intent
 
 from companion.core import TABLE, Audience, CompanionError, Undo, decode, encode, event_codec, fold, intent_codec
@@ -47,13 +48,18 @@ def scramble(state: VMState, seat: str, rng: random.Random) -> VMState:
     return replace(state.with_player(replace(p, pile=tuple(pile))), stacks=tuple(tuple(s) for s in stacks))
 
 
-def check_no_leak(state: VMState, rng: random.Random) -> None:
+def check_no_leak(state: VMState, rng: random.Random, before: VMState | None = None) -> None:
+    """No other audience can tell a seat's secrets apart: not by its view, its legal options, nor
+    (``before``: the state before the last action) by what the table's speaker said about it."""
     for secret_seat in state.seats:
         twin = scramble(state, secret_seat, rng)
         others = [TABLE, *(Audience.of_seat(s) for s in state.seats if s != secret_seat)]
         for audience in others:
             assert RULES.view(twin, audience) == RULES.view(state, audience), (secret_seat, audience)
             assert RULES.legal(twin, audience) == RULES.legal(state, audience), (secret_seat, audience)
+        if before is not None:  # heard by every audience at once
+            words = spoken(RULES, before, state)
+            assert spoken(RULES, scramble(before, secret_seat, rng), twin) == words, secret_seat
 
 
 def check_scores(state: VMState) -> None:
@@ -124,6 +130,7 @@ def test_random_games_keep_every_invariant(seed: int, players: int, start: int, 
     for step in range(steps):
         if t.game.outcome() is not None:
             break
+        before = t.s
         if rng.random() < 0.12:
             extra_action(t, rng)
         else:
@@ -132,7 +139,7 @@ def test_random_games_keep_every_invariant(seed: int, players: int, start: int, 
         check_scores(t.s)
         check_level(t)
         if step % 7 == 0:
-            check_no_leak(t.s, rng)
+            check_no_leak(t.s, rng, before)
     check_no_leak(t.s, rng)
     assert fold(RULES, RULES.setup(t.game.config), t.game.entries) == t.s
     check_round_trips(t)

@@ -24,6 +24,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from spoken import spoken
 from vm_helpers import new_table, random_intent, seat, settle, turn
 
 from companion.core import TABLE, Audience, CompanionError, Intent, Undo
@@ -277,7 +278,8 @@ def answer(state: VMState, intent: Intent, actor: Audience, whole: bool) -> Any:
     after = state
     for e in events:
         after = RULES.apply(after, e)
-    return ("accepted", RULES.view(after, actor), RULES.legal(after, actor))
+    # and what the table's speaker says about it (every audience hears it)
+    return ("accepted", RULES.view(after, actor), RULES.legal(after, actor), spoken(RULES, state, after))
 
 
 def check_twins(state: VMState, rng: random.Random) -> int:

@@ -107,7 +107,7 @@ def test_a_new_game_opened_without_naming_the_option_waits_for_the_table(tmp_pat
             game_id = await table.new_game("mykerinos", {"seats": ["blue", "red", "green"]}, "season", seed=1)
             steps = [(it.ChooseStartPlayer("blue"), TABLE), (it.EnterPatrons(LEMON_FIRST), TABLE)]
             for intent, actor in [*steps, *map(parse, SEASON)]:
-                await table.submit(intent, actor, table.seq, game_id=game_id)  # type: ignore[arg-type]
+                await table.submit(intent, actor, table.seq, game_id=game_id)
             assert table.game is not None
             return table.game.state
         finally:

@@ -5,8 +5,9 @@ listens on a Unix domain socket there (local only, mode 0600). One JSON object p
 JSON object per line out. Commands:
 
 - ``{"cmd": "state"}`` → the current screen, the seq of the rendered snapshot, the toast text,
-  whether a dialog is open, every visible widget with a ``tid`` (text, disabled) and every visible
-  text on screen.
+  whether a dialog is open, every visible widget with a ``tid`` (text, disabled; ``partly`` when
+  part of it lies outside the window or its scroll view, ``scrolled_away`` when a scroll view hides
+  it all) and every visible text on screen.
 - ``{"cmd": "tap", "tid": "start.new"}`` → scrolls the widget into view if it sits in a scroll
   view, then presses and releases a touch at its centre through Kivy's normal input dispatch
   (``EventLoop.post_dispatch_input``), exactly like a finger: whatever lies on top (a dialog)
@@ -119,6 +120,14 @@ def visible(widget: Widget) -> bool:
     return True
 
 
+def whole(widget: Widget) -> bool:
+    """Is all of a visible widget on screen: inside the window and inside every scroll view it sits in?"""
+    x, y = widget.to_window(*widget.pos)
+    if x < 0 or y < 0 or x + widget.width > Window.width or y + widget.height > Window.height:
+        return False
+    return all(inside(widget, a) for a in ancestors(widget) if isinstance(a, ScrollView))
+
+
 def scrollable_to(widget: Widget) -> bool:
     """Hidden only because a visible scroll view has scrolled it away."""
     scroller = next((a for a in ancestors(widget) if isinstance(a, ScrollView)), None)
@@ -222,6 +231,8 @@ class Control:
                     continue
                 if tid:
                     tids[tid] = {"text": label, "disabled": bool(w.disabled)}
+                    if not whole(w):
+                        tids[tid]["partly"] = True
                 if label and not covered(w) and w is not self.app.toast:  # the toast is reported apart
                     texts.append(label)
         toast = self.app.toast

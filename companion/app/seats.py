@@ -100,6 +100,15 @@ class SeatLinks:
 
         return self.store.call(work)
 
+    def claimed(self, game_id: int, seat: str) -> bool:
+        """Whether a phone holds the seat's link in game ``game_id`` (and so keeps its secrets)."""
+
+        def work(db: sqlite3.Connection) -> bool:
+            row = db.execute("SELECT device FROM seat_links WHERE game_id = ? AND seat = ?", (game_id, seat)).fetchone()
+            return row is not None and row[0] is not None
+
+        return self.store.call(work)
+
     def release(self, game_id: int, seat: str) -> SeatLink:
         """Forget the seat's device and issue a new token; the old link stops working at once."""
         token = secrets.token_urlsafe(TOKEN_BYTES)

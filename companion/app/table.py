@@ -29,6 +29,7 @@ from typing import Any, TypeVar
 
 from companion.app.chance import Seeds
 from companion.app.savedgame import LoadedGame, keep_checkpoints, load_game, status_for
+from companion.app.seats import SeatLinks
 from companion.app.store import GameHeader, Store, StoredEvent
 from companion.core.audience import Audience
 from companion.core.codec import KindCodec
@@ -224,6 +225,11 @@ class Table:
     async def _process(self, intent: Intent, actor: Audience, seq: int | None, game_id: int, source: str) -> Ack:
         loaded = self.check_game(game_id)
         game = loaded.game
+        for_phone = game.rules.for_phone(game.state, intent, actor)
+        if for_phone is not None:
+            seat, otherwise = for_phone
+            if await asyncio.to_thread(SeatLinks(self.store).claimed, loaded.header.id, seat):
+                intent = otherwise  # that seat's phone keeps what the intent touches (Rules.for_phone)
         events = game.decide(intent, actor, game.seq if seq is None else seq)
         if events:
             before = game.state

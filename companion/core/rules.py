@@ -96,6 +96,11 @@ class Rules(ABC, Generic[S]):
       event's own undo rule allows it).
     - ``table_turn(state, seed, cpu_budget)``: a move the table itself must make now
       (:class:`TableTurn`), or ``None`` — e.g. a seat played by the computer.
+    - ``for_phone(state, intent, actor)``: an intent the table sends on a seat's behalf that must
+      go otherwise when that seat's phone holds its link (the phone keeps the seat's secrets, e.g. a
+      Victorian Masterminds pile): ``(seat, the intent to decide then)``, or ``None`` (the default).
+      The table (:class:`companion.app.table.Table`) asks it of every intent, whatever screen, button
+      or tag reader sent it, so no screen has to know who has a phone.
     - ``fresh_chance(state, rng)``: for a game whose state holds chance drawn once for later draws
       (a salt every later shuffle derives from), the events that draw it again from ``rng``
       (default: none). An imported game file gets them as one more action, drawn from fresh
@@ -168,6 +173,11 @@ class Rules(ABC, Generic[S]):
     def table_turn(self, state: S, seed: int, cpu_budget: float | None) -> TableTurn | None:
         """A move the table must make now as one seat, or ``None`` (the default: never).
         ``seed`` (the game's) makes the choice repeatable; ``cpu_budget`` caps its thinking."""
+        return None
+
+    def for_phone(self, state: S, intent: Intent, actor: Audience) -> tuple[str, Intent] | None:
+        """``(seat, intent as decided when that seat's phone holds its link)``, or ``None`` (the
+        default: no phone changes what an intent means)."""
         return None
 
     def fresh_chance(self, state: S, rng: random.Random) -> tuple[Event, ...]:

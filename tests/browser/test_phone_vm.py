@@ -19,6 +19,7 @@ from playwright.async_api import Page
 
 from companion.app.seats import TABLE_SEAT
 from companion.core import TABLE, Audience
+from companion.games.victorian_masterminds.events import AgentPlaced
 from companion.games.victorian_masterminds.model import AGENTS
 
 CONFIG = {
@@ -87,7 +88,7 @@ async def step(r: Rig, pages: dict[str, Page], rng: random.Random, seen: set[str
     else:
         seat, todo = TABLE_SEAT, actions(r, TABLE)
     if {a["kind"] for a in todo} == {"vm.place"} and rng.random() < 0.2:
-        seat, todo = TABLE_SEAT, actions(r, TABLE)  # a player without a phone: the table places it unnamed
+        seat, todo = TABLE_SEAT, actions(r, TABLE)  # the table places for the player: by its phone's books
     assert todo, "nobody can move"
     page = pages[seat]
     kinds = {a["kind"] for a in todo}
@@ -127,6 +128,19 @@ async def step(r: Rig, pages: dict[str, Page], rng: random.Random, seen: set[str
             picks.append("[data-choice=place] .vm-pick")
         picks.append(f"[data-choice=place] [data-city={rng.choice(option['cities'])}]")
         await act(r, page, *picks, shot_as=shot_as)
+        assert r.table.game is not None
+        placed = next(e.event for e in reversed(r.table.game.entries) if isinstance(e.event, AgentPlaced))
+        if seat == TABLE_SEAT and not placed.recycled:
+            # the player has a phone: its top agent, and only its phone is told which (issue 30, item 2),
+            # until the stack turns over and the disc lies face up
+            assert placed.by_table and placed.agent is not None, placed
+            owner = option["seat"]
+            told = {x: snapshot(r, Audience.of_seat(x))["view"]["told"] for x in SEATS}
+            flipped = view(r)["resolution"] is not None
+            assert told == {
+                x: None if x != owner or flipped else {"city": placed.city, "agent": placed.agent} for x in SEATS
+            }
+            seen.add("table-told")
     elif kind == "vm.force_resolve":
         await act(r, page, f"[data-choice=force_resolve] [data-city={option['cities'][0]}]", shot_as=shot_as)
     elif kind == "vm.capture":
@@ -238,11 +252,11 @@ def test_two_phones_and_the_table_play_in_chromium(tmp_path: Path) -> None:
                 "place",
                 "end_turn",
                 "extra_turn",
-                "reveal",
                 "choose_building",
                 "engineer_done",
                 "table-henchman",
                 "table-place",
+                "table-told",
             } <= seen, seen
             public = view(r)
             assert public["result"]["winners"]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from dataclasses import replace
 
 from companion.core.audience import Audience
 from companion.core.codec import KindCodec
@@ -24,6 +25,8 @@ from companion.games.victorian_masterminds.events import (
     LootTaken,
     MissionTaken,
     OrderChosen,
+    Place,
+    PlaceUnder,
     SaltDrawn,
 )
 from companion.games.victorian_masterminds.facts import FACTS, PREFERENCES
@@ -96,6 +99,20 @@ class VictorianMastermindsRules(Rules[VMState]):
 
     def describe_action(self, state: VMState, events: tuple[Event, ...], audience: Audience) -> Line:
         return recorded.describe_action(state, events, audience)
+
+    def for_phone(self, state: VMState, intent: Intent, actor: Audience) -> tuple[str, Intent] | None:
+        """The table's placement from a seat's pile — a touchscreen tap, the table's browser screen,
+        a disc scanned on a tag reader — goes by that seat's phone's books when a phone holds the
+        seat's link (``books``): the phone's top agent, and that phone is told which; never a
+        silent change to a pile only the phone sees (issue 30, item 2)."""
+        if (
+            actor.is_table
+            and isinstance(intent, Place | PlaceUnder)
+            and not intent.books
+            and not (isinstance(intent, Place) and intent.recycle)
+        ):
+            return intent.seat, replace(intent, books=True)
+        return None
 
     def fresh_chance(self, state: VMState, rng: random.Random) -> tuple[Event, ...]:
         """What a game file fixed for the future, drawn again from ``rng`` (fresh randomness) when

@@ -7,13 +7,35 @@ standing in it; a player with none there is not ranked."""
 
 from __future__ import annotations
 
-from myk_helpers import do, new_game, play, refused
+import asyncio
+from pathlib import Path
 
+from myk_helpers import do, new_game, parse, play, refused
+
+from companion.app.store import Store
+from companion.app.table import Table
 from companion.core import TABLE, Undo
 from companion.games.mykerinos import RULES
 from companion.games.mykerinos import intents as it
 
 LEMON_FIRST = ("lord_lemon", "mrs_blackmore", "sir_brown", "colonel_tangerine", "lady_violet")
+
+
+SEASON = (
+    "blue start",  # zone 1
+    "red start",  # zone 1
+    "green start",  # zone 4
+    "blue extend",  # zone 1: blue 3 in all
+    "red extend",  # zone 4: red 2
+    "green pass",
+    "blue pass",
+    "red pass",
+    "counts blue=2 red=1",  # zone 1: one blue missed
+    "blue parcel lemon 2",
+    "red parcel brown 3",
+    "counts",  # zones 2 and 3: nobody
+    "counts",
+)
 
 
 def to_last_zone(last_zone: str) -> object:
@@ -22,19 +44,7 @@ def to_last_zone(last_zone: str) -> object:
     game = new_game({"seats": ["blue", "red", "green"], "last_zone": last_zone})
     do(game, it.ChooseStartPlayer("blue"))
     do(game, it.EnterPatrons(LEMON_FIRST))
-    play(
-        game,
-        "blue start",  # zone 1
-        "red start",  # zone 1
-        "green start",  # zone 4
-        "blue extend",  # zone 1: blue 3 in all
-        "red extend",  # zone 4: red 2
-        "green pass",
-        "blue pass",
-        "red pass",
-    )
-    play(game, "counts blue=2 red=1", "blue parcel lemon 2", "red parcel brown 3")  # zone 1: one blue missed
-    play(game, "counts", "counts")  # zones 2 and 3: nobody
+    play(game, *SEASON)
     return game
 
 
@@ -82,3 +92,29 @@ def test_games_set_up_before_keep_the_companion_counting_the_last_zone() -> None
     assert game.state.zone is not None and game.state.zone.counted
     assert game.state.zone.ranking == ("red", "green", "blue")  # a phantom blue, ranked
     assert RULES.new_game_config == {"last_zone": "confirm"}
+
+
+def test_a_new_game_opened_without_naming_the_option_waits_for_the_table(tmp_path: Path) -> None:
+    """A new game the table opens (touchscreen or host page) with a setup that does not name
+    ``last_zone``: the season above stops at its last zone for the table's count; the companion
+    never ranks a phantom blue there (issue 30, item 5)."""
+
+    async def scenario() -> object:
+        store = Store(tmp_path / "myk.sqlite3")
+        table = Table(store)
+        await table.start()
+        try:
+            game_id = await table.new_game("mykerinos", {"seats": ["blue", "red", "green"]}, "season", seed=1)
+            steps = [(it.ChooseStartPlayer("blue"), TABLE), (it.EnterPatrons(LEMON_FIRST), TABLE)]
+            for intent, actor in [*steps, *map(parse, SEASON)]:
+                await table.submit(intent, actor, table.seq, game_id=game_id)
+            assert table.game is not None
+            return table.game.state
+        finally:
+            await table.stop()
+            store.close()
+
+    state = asyncio.run(scenario())
+    zone = state.zone  # type: ignore[attr-defined]
+    assert zone is not None and zone.index == 3
+    assert not zone.counted, f"the companion counted the last zone itself: {zone.ranking}"

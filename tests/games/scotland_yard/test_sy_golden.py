@@ -12,8 +12,8 @@ from pathlib import Path
 
 from sy_support import SYGame, new_game, play_random
 
-from companion.core.playthrough import render
-from companion.games.scotland_yard.model import REVEALS
+from companion.core.playthrough import render, steps
+from companion.games.scotland_yard.model import REVEALS, XMoved
 
 GOLDEN = Path(__file__).resolve().parents[2] / "golden" / "scotland_yard.txt"
 SETUP = {"mister_x": "Xenia", "detectives": ["Ben", "Cleo"], "tracker": True}
@@ -33,6 +33,19 @@ def test_the_golden_game_covers_what_a_reader_should_check() -> None:
     assert outcome is not None and outcome.reason == "sy.captured"
     assert any(f.field in REVEALS for f in game.state.route)
     assert any(f.step for f in game.state.route)  # a double move
+    # Mister X shows himself on the second step of his double move (field 3); that reveal stays on
+    # every detective's screen and the table's until the next one (issue 30, item 6)
+    (shown,) = [f for f in game.state.route if f.field in REVEALS]
+    assert shown.step == 2
+    seen = 0
+    for entry, views in steps(game):
+        if entry is not None and isinstance(entry.event, XMoved) and entry.event.field == shown.field:
+            seen = entry.seq
+        if seen:
+            for label in ("table", "d1", "d2"):
+                last = views[label]["view"]["last_reveal"]
+                assert (last["field"], last["station"]) == (3, shown.station), (entry, label)
+    assert seen
 
 
 def test_golden_playthrough() -> None:

@@ -16,11 +16,13 @@ from pathlib import Path
 from vm_helpers import Table, adjust, new_table, seat
 
 from companion.core import Undo
+from companion.core.events import Undone
 from companion.core.jsonvalue import dumps
 from companion.core.playthrough import render, steps
 from companion.games.victorian_masterminds.engine import reveal_candidates
 from companion.games.victorian_masterminds.events import (
     AgentPlaced,
+    AgentReidentified,
     AnswerHenchman,
     ChooseBuilding,
     ChooseOrder,
@@ -133,6 +135,8 @@ def entries_game() -> Table:
     #                                        its top (the Henchman); only p2's phone is told which
     t.do(Place("p1", "rome"), seat("p1"))  # Rome turns over: p2's disc is its Number Two, not the Henchman
     t.do(Reidentify(0, "number_two"))  # named again at the table: the discs lie face up
+    t.do(Undo())  # a correction is undone like any action: the books' Henchman again ...
+    t.do(Reidentify(0, "number_two"))  # ... and named again
     t.do(ChooseOrder("ability"), seat("p1"))  # p1's Gunner may capture a part first
     t.do(ChooseBuilding("university"), seat("p1"))  # a wrong tap on p1's phone ...
     t.do(Undo(), seat("p1"))  # ... taken back from p1's phone
@@ -153,7 +157,17 @@ def test_the_entries_game_covers_what_a_reader_should_check() -> None:
     assert [e.city for e in t.events() if isinstance(e, StackFlipped)] == ["moscow", "london", "paris", "rome"]
     assert t.s.player("p1").codex == (2,)
     assert t.s.level_change is not None and t.s.level_change.why == "gunner"
-    # only p2's own line was told which agent the table placed for it
+    # the face-up disc named again by the table, undone (the books' name back), named again (item 1)
+    named = [e for e in t.game.entries if isinstance(e.event, AgentReidentified)]
+    undone = {e.event.target for e in t.game.entries if isinstance(e.event, Undone)}
+    assert [(e.event.was, e.event.agent, e.action in undone) for e in named] == [
+        ("henchman", "number_two", True),
+        ("henchman", "number_two", False),
+    ]
+    # the touchscreen's placement for p2 (whose phone keeps its pile) is told to p2's phone and
+    # to no other screen, in every step of the game (item 2)
+    told_to = {label for _entry, views in steps(t.game) for label, v in views.items() if v["view"].get("told")}
+    assert told_to == {"p2"}, told_to
     for entry, views in steps(t.game):
         if entry is not None and isinstance(entry.event, AgentPlaced) and entry.event.by_table:
             assert views["p2"]["view"]["told"] == {"city": "rome", "agent": "henchman"}

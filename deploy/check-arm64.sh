@@ -442,7 +442,10 @@ run_app() {
   # The installing user, in a new login (the installer put it into the group companion) ...
   as_user pi "" /usr/local/bin/companion status > "$OUT/status-pi.txt" 2>&1 || { cat "$OUT/status-pi.txt"; fail "companion status as pi"; }
   grep -q "/var/lib/companion" "$OUT/status-pi.txt" || fail "companion status as pi does not show the data directory"
-  grep -q "saved game\|no saved games" "$OUT/status-pi.txt" || fail "companion status as pi does not read the games"
+  # The saved games stay the user companion's alone (0700: every secret is in them); status says so.
+  grep -q "is not readable for this user (sudo -u companion companion status)" "$OUT/status-pi.txt" \
+    || fail "companion status as pi does not say that the saved games are the service user's"
+  [ "$(stat -c %a "$ROOT/var/lib/companion")" = 700 ] || fail "the data directory is not the service user's alone (0700)"
   # ... and in the shell it ran the installer from (its groups from before: not companion yet).
   as_user pi pi /usr/local/bin/companion status > "$OUT/status-pi-old-groups.txt" 2>&1 \
     || { cat "$OUT/status-pi-old-groups.txt"; fail "companion status as pi without the group companion"; }

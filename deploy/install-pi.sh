@@ -396,9 +396,10 @@ main() {
   fi
   join_groups "$run_user"
   [ "$run_user" = $SERVICE_USER ] || usermod -aG $SERVICE_USER "$run_user"
-  # The user who ran sudo reads the configuration and the saved games too: companion status,
-  # doctor and hotspot status work for them (from their next login; until then they say what
-  # they cannot read).
+  # The user who ran sudo reads the configuration too: companion status, doctor and hotspot
+  # status work for them (from their next login; until then they say what they cannot read).
+  # The saved games hold every secret and stay the service user's alone (0700, companion/files.py):
+  # `sudo companion status` counts them.
   local admin="${SUDO_USER:-}"
   if [ -n "$admin" ] && [ "$admin" != root ] && [ "$admin" != "$run_user" ] && id "$admin" >/dev/null 2>&1; then
     usermod -aG $SERVICE_USER "$admin"
@@ -424,7 +425,7 @@ main() {
     || die "$CONFIG has a problem (see above): fix it and run the installer again"
   mkdir -p "$DATA_DIR"
   chown -R "$run_user:$SERVICE_USER" "$DATA_DIR"
-  chmod 0750 "$DATA_DIR"
+  chmod 0700 "$DATA_DIR"  # as the app keeps it (companion/files.py): every secret is in there
   say "data directory: $DATA_DIR (owner $run_user), in $CONFIG"
 
   step "start at boot"
@@ -433,7 +434,7 @@ main() {
   step "done: $("$VENV/bin/companion" --version)"
   if [ "$mode" = lite ]; then
     say "The table starts at every boot on the display (KMS/DRM, no desktop needed)."
-    say "  status:  companion status   (everything from your next login; now: sudo companion status)"
+    say "  status:  companion status   (from your next login; the saved games, or now: sudo companion status)"
     say "  logs:    journalctl -u companion -f"
     say "  doctor:  companion doctor   (the same)"
   else

@@ -35,16 +35,17 @@ from ui import theme
 from ui.theme import RGBA
 
 # Characters the default font (Roboto) has no glyph for, drawn with DejaVu Sans (shipped with Kivy):
-# a game's words may say "D2 taxi 53 → 69".
-MISSING_GLYPHS = "→←↔"
+# a game's words may say "D2 taxi 53 → 69"; the players' shapes (theme.PLAYER_MARK).
+MISSING_GLYPHS = "→←↔" + "".join(theme.PLAYER_MARK.values())
 FALLBACK_FONT = resource_find("data/fonts/DejaVuSans.ttf") or "DejaVuSans"
 
 
-def drawable(text: str) -> tuple[str, bool]:
-    """``text`` as a label can draw it, and whether that needs markup (see :func:`plain`)."""
+def drawable(text: str, markup: bool = False) -> tuple[str, bool]:
+    """``text`` as a label can draw it, and whether that needs markup (see :func:`plain`);
+    ``markup``: ``text`` is markup already (its tags are kept, only the glyphs are wrapped)."""
     if not any(c in text for c in MISSING_GLYPHS):
-        return text, False
-    out = escape_markup(text)
+        return text, markup
+    out = text if markup else escape_markup(text)
     for c in MISSING_GLYPHS:
         out = out.replace(c, f"[font={FALLBACK_FONT}]{c}[/font]")
     return out, True
@@ -97,8 +98,7 @@ class Lbl(Label):
         fit: float | None = None,
         **kwargs: Any,
     ) -> None:
-        text, markup = drawable(text)
-        kwargs.setdefault("markup", markup)
+        text, kwargs["markup"] = drawable(text, bool(kwargs.get("markup")))
         super().__init__(text=text, font_size=size, color=colour, bold=bold, halign=halign, valign=valign, **kwargs)
         self.tid = tid
         if fit is not None:
@@ -162,8 +162,10 @@ class Btn(Button):
         selected: bool = False,
         **kwargs: Any,
     ) -> None:
+        self._given_markup = bool(kwargs.get("markup"))
+        shown, kwargs["markup"] = drawable(text, self._given_markup)
         super().__init__(
-            text=text,
+            text=shown,
             font_size=size,
             color=text_colour,
             bold=bold or selected,
@@ -191,7 +193,7 @@ class Btn(Button):
         room = max(1.0, self.width - dp(10))
         self.text_size = (room, None)
         core = self._label
-        if core is None or self.markup or not self._words.strip():
+        if core is None or self._given_markup or not self._words.strip():
             return
 
         def widest(text: str, size: float) -> float:
@@ -203,7 +205,7 @@ class Btn(Button):
         size = self._font
         while size > self._font * 0.75 and widest(text, size) > room:
             size = max(self._font * 0.75, size - dp(1))
-        self.text, self.font_size = text, size
+        (self.text, self.markup), self.font_size = drawable(text), size
 
     def _show_state(self, *_: Any) -> None:
         if self.disabled:
@@ -268,6 +270,12 @@ class Chip(Label):
         short: str = "",
         **kwargs: Any,
     ) -> None:
+        given = bool(kwargs.get("markup"))
+        text, kwargs["markup"] = drawable(text, given)
+        short = drawable(short, given)[0] if short else ""
+        if short and not kwargs["markup"] and short != plain(short):
+            kwargs["markup"] = True  # the short form needs markup where the whole text does not
+            text = escape_markup(text)
         super().__init__(text=text, font_size=size, color=text_colour, halign="center", valign="middle", **kwargs)
         if one_line:
             self.shorten = True

@@ -114,7 +114,11 @@ class TableView(base.TableView):
         return {txt(obj(a).get("kind")): obj(a) for a in seq_of(self.legal)}
 
     def colour_name(self, colour: str) -> str:
-        return self.t(f"ui.myk.colour.{colour}")
+        """A player (or the neutral colour) as every screen names it: the name entered at setup, else
+        the colour in words, with the colour's shape in front ("● Ann", "▲ Red"), so that colour-blind
+        players tell red from green."""
+        name = txt(obj(self.view.get("names")).get(colour), "")
+        return theme.marked(colour, name or self.t(f"ui.myk.colour.{colour}"))
 
     def seat_label(self, seat: str) -> str:
         return self.colour_name(seat)
@@ -346,7 +350,7 @@ class TableView(base.TableView):
         return Lbl(
             self.t("ui.myk.pass_track", track=passed or "–"),
             size=theme.FONT_SMALL,
-            one_line=True,
+            fit=dp(11),  # four players' names: smaller before it is shortened
             size_hint_y=None,
             height=dp(20),
             tid="myk.pass_track",
@@ -354,7 +358,8 @@ class TableView(base.TableView):
 
     def general_supply(self, general_: JSON) -> Widget:
         general = obj(general_)
-        gen = ", ".join(f"{self.colour_name(c)} {num(general.get(c))}" for c in general)
+        # each colour by its shape (the players' rows above say whose it is): four colours fit one line
+        gen = ", ".join(f"{theme.player_mark(c) or self.colour_name(c)}\u00a0{num(general.get(c))}" for c in general)
         return Lbl(
             self.t("ui.myk.general", supply=gen),
             size=theme.FONT_SMALL,
@@ -936,7 +941,8 @@ class SetupForm(base.SetupForm):
         buttons = autogrid(4, dp(6))
         for colour in strs(self.facts.get("colours")):
             place = self.order.index(colour) + 1 if colour in self.order else 0
-            label = f"{place}. {self.t(f'ui.myk.colour.{colour}')}" if place else self.t(f"ui.myk.colour.{colour}")
+            words = theme.marked(colour, self.t(f"ui.myk.colour.{colour}"))
+            label = f"{place}. {words}" if place else words
             btn = Btn(
                 label,
                 partial(self.toggle, colour),
@@ -967,7 +973,7 @@ class SetupForm(base.SetupForm):
                 self.row(
                     self.t("ui.myk.setup.neutral"),
                     Choice(
-                        [(c, self.t(f"ui.myk.colour.{c}")) for c in free],
+                        [(c, theme.marked(c, self.t(f"ui.myk.colour.{c}"))) for c in free],
                         self.neutral,
                         lambda v: setattr(self, "neutral", v),
                         tid="setup.myk.neutral",

@@ -56,6 +56,19 @@ def second_season(message: dict[str, Any]) -> bool:
     return bool(view["season"] >= 2 and view["phase"] == "excavation")
 
 
+def counting(message: dict[str, Any]) -> bool:
+    """Mykerinos' survey, a zone's archaeologists to count (where the zone is, the +/- counters and
+    the button under them)."""
+    survey = message["view"]["survey"]
+    return bool(survey and survey["waiting"]["for"] == "counts" and message["view"]["season"] >= 2)
+
+
+def choosing(message: dict[str, Any]) -> bool:
+    """Mykerinos' survey, a ranked player to choose a parcel or a museum room."""
+    survey = message["view"]["survey"]
+    return bool(survey and survey["waiting"]["for"] == "choose" and len(survey["ranking"]) >= 2)
+
+
 def gunner_choosing(message: dict[str, Any]) -> bool:
     """Victorian Masterminds while the Gunner chooses a building: one button per standing building and
     one for none, side by side (the French "Haut-fourneau" is the longest word of a narrow button)."""
@@ -105,6 +118,8 @@ def saved_games(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[st
         "vm_losses": game_at(data, "victorian_masterminds", "Victorian Masterminds, pertes", stack_with_losses),
         "vm_gunner": game_at(data, "victorian_masterminds", "Victorian Masterminds, Artilleuse", gunner_choosing),
         "myk": game_at(data, "mykerinos", "Mykerinos", busy_myk, four),
+        "myk_count": game_at(data, "mykerinos", "Mykerinos, relevé", counting, four),
+        "myk_choose": game_at(data, "mykerinos", "Mykerinos, choix", choosing, four),
         "sy": game_at(data, "scotland_yard", "Scotland Yard", busy_sy),
         "sy_table_x": game_at(
             data,
@@ -194,6 +209,8 @@ def test_every_text_fits_its_place_on_every_screen(
             ("vm_gunner", "game", "table-victorian_masterminds-gunner"),
             ("myk", "game", "table-mykerinos"),
             ("myk_two", "game", "table-mykerinos-two"),
+            ("myk_count", "game", "table-mykerinos-count"),
+            ("myk_choose", "game", "table-mykerinos-choose"),
             ("sy_end", "end", "end-scotland_yard"),
             ("vm_end", "end", "end-victorian_masterminds"),
             ("myk_end", "end", "end-mykerinos"),

@@ -84,6 +84,26 @@ HEADER = dp(56)
 GAP = dp(6)
 PAD = dp(8)
 
+# Large text (the table's setting, Settings → Large text): every text this much larger where its
+# place has room for it, never smaller than the size every screen is laid out for, so every screen
+# still fits (ui/widgets.py; tests/ui/test_texts_fit.py checks both sizes in the four languages).
+LARGE_TEXT = 1.2
+_scale = [1.0]
+
+
+def set_large_text(on: bool) -> None:
+    _scale[0] = LARGE_TEXT if on else 1.0
+
+
+def large_text() -> bool:
+    return _scale[0] > 1.0
+
+
+def font(size: float) -> float:
+    """A font size as drawn now: ``size``, larger in the large-text mode."""
+    return float(round(size * _scale[0]))
+
+
 FONT_SMALL = dp(15)
 FONT = dp(18)
 FONT_BIG = dp(22)

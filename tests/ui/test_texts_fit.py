@@ -27,6 +27,7 @@ from companion.app.savedgame import load_game
 from companion.app.store import Store
 from companion.core.audience import TABLE
 from companion.core.jsonvalue import JSONObject
+from ui.controller import PREF_LARGE_TEXT
 
 DOCS = ROOT / "docs" / "screenshots"
 RAW = re.compile(  # a message code ("ui.sy.moved") or an unfilled parameter ("{station}")
@@ -132,26 +133,34 @@ def saved_games(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[st
     return data, ids
 
 
+@pytest.mark.parametrize("large", [False, True], ids=["normal", "large"])
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_every_text_fits_its_place_on_every_screen(
-    display: str, tmp_path: Path, saved_games: tuple[Path, dict[str, int]], lang: str
+    display: str, tmp_path: Path, saved_games: tuple[Path, dict[str, int]], lang: str, large: bool
 ) -> None:
+    """The same in the large-text mode (Settings → Large text, remembered): every text larger where
+    its place has room, every screen still fitting."""
     data, ids = saved_games
     # Mister X played by the table thinks long enough to be looked at.
     app = AppProcess(display, tmp_path, language=lang, extra_config="ai_thinking = 60\n")
     shutil.copytree(data, app.data)
+    if large:
+        with Store(app.data / "companion.sqlite3") as store:
+            store.set_preference(PREF_LARGE_TEXT, True)
+    size = "-large" if large else ""
     clipped: dict[str, list[dict[str, Any]]] = {}
 
     def check(screen: str) -> None:
         app.call({"cmd": "frames", "count": 3})
-        path = app.screenshot(f"fit-{lang}-{screen}")
+        path = app.screenshot(f"fit-{lang}{size}-{screen}")
         # A file path (the data directory on diagnostics) is the system's, not a text; it wraps anywhere.
         found = [c for c in app.clipped() if not c["text"].startswith("/")]
         # No message code and no unfilled {parameter} anywhere on screen.
         found += [{"text": t, "why": "a code or an unfilled parameter"} for t in app.state()["texts"] if RAW.search(t)]
         if found:
             clipped[screen] = found
-        if os.environ.get("COMPANION_DOCS_SCREENSHOTS") and lang in ("fr", "es") and screen in DOC_SHOTS:
+        docs = os.environ.get("COMPANION_DOCS_SCREENSHOTS") and not large
+        if docs and lang in ("fr", "es") and screen in DOC_SHOTS:
             shutil.copyfile(path, DOCS / f"{lang}-{DOC_SHOTS[screen]}.png")
 
     def home() -> None:
@@ -227,4 +236,4 @@ def test_every_text_fits_its_place_on_every_screen(
         app.tap("confirm.no")
     finally:
         app.stop()
-    assert clipped == {}, f"texts that do not fit in {lang}: {clipped}"
+    assert clipped == {}, f"texts that do not fit in {lang}{size}: {clipped}"

@@ -408,10 +408,14 @@ class TableView(base.TableView):
             survey = obj(v.get("survey"))
             # where the zone is, never cut (it wraps); the counters and their button are below
             box.add_widget(Lbl(self.zone_where(), bold=True, colour=theme.WARN, wrap=True, tid="myk.zone_where"))
-            box.add_widget(Lbl(self.t("ui.myk.counts_question"), wrap=True, bold=True))
-            if not obj(survey.get("last")):  # the last zone's note below says what to count there
+            if not obj(survey.get("last")):
+                box.add_widget(Lbl(self.t("ui.myk.counts_question"), wrap=True, bold=True))
                 box.add_widget(Lbl(self.t("ui.myk.counts_note"), size=theme.FONT_SMALL, colour=theme.MUTED, wrap=True))
+                box.add_widget(Widget())
+                return box
+            # the last zone: its note below says what to count and fills the panel, the button stays here
             box.add_widget(Widget())
+            box.add_widget(self.counts_done())
             return box
         if phase == "survey":
             return self.survey_panel(box, acts)
@@ -686,9 +690,12 @@ class TableView(base.TableView):
                 )
             )
         note = self.last_zone_note()
-        # the button under the counters it confirms
-        done = Btn(self.t("ui.myk.counts_done"), self.send_counts, tid="myk.counts.done", colour=theme.GOOD, bold=True)
-        return Panel(*([note] if note is not None else []), grid, done, Widget(), orientation="vertical")
+        if note is not None:  # the last zone's note and counters fill the panel: the button is above
+            return Panel(note, grid, Widget(), orientation="vertical")
+        return Panel(grid, self.counts_done(), Widget(), orientation="vertical")  # the button under its counters
+
+    def counts_done(self) -> Widget:
+        return Btn(self.t("ui.myk.counts_done"), self.send_counts, tid="myk.counts.done", colour=theme.GOOD, bold=True)
 
     def send_counts(self) -> None:
         counts: list[JSON] = [[c, n] for c, n in self.counts.items() if n]

@@ -34,7 +34,8 @@ log = logging.getLogger(__name__)
 UI_TEXTS = ("ui", "hardware")  # the touchscreen's own, and the words of the box's buttons and readers
 
 # The table's own preference key (each game's are in its package: ``companion.games.preferences``).
-__all__ = ["PREF_LANGUAGE", "Controller", "Phones"]
+__all__ = ["PREF_LANGUAGE", "PREF_LARGE_TEXT", "Controller", "Phones"]
+PREF_LARGE_TEXT = "ui.large_text"  # every text larger (Settings), for reading from across the table
 
 
 class PhoneService(Protocol):

@@ -19,7 +19,7 @@ from companion.app.seats import TABLE_SEAT
 from companion.app.store import GameHeader
 from companion.core.jsonvalue import JSON, JSONObject
 from ui import theme
-from ui.controller import PREF_LANGUAGE
+from ui.controller import PREF_LANGUAGE, PREF_LARGE_TEXT
 from ui.games import game_ui, playable
 from ui.page import Page
 from ui.widgets import Btn, Choice, Lbl, Panel, confirm, fit_height, hbox, scroll, spacer, vbox
@@ -345,6 +345,13 @@ class SettingsScreen(Page):
                 self.t("ui.settings.speech"),
                 self.on_off(PREF_SPEECH, False, "settings.speech"),
                 self.t("ui.settings.speech_note"),
+            )
+        )
+        box.add_widget(
+            self.setting(
+                self.t("ui.settings.large_text"),
+                self.on_off(PREF_LARGE_TEXT, False, "settings.large_text"),
+                self.t("ui.settings.large_text_note"),
             )
         )
         volume = self.ctl.pref(PREF_SPEECH_VOLUME, SPEECH_VOLUME)

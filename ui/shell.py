@@ -24,7 +24,7 @@ from companion.core.audience import TABLE
 from companion.core.errors import CompanionError
 from companion.core.jsonvalue import JSONObject
 from ui import theme
-from ui.controller import Controller
+from ui.controller import PREF_LARGE_TEXT, Controller
 from ui.memory import collector
 from ui.widgets import Toast
 
@@ -87,6 +87,8 @@ class CompanionApp(App):
     # -- building ------------------------------------------------------------------------------
     def build(self) -> FloatLayout:
         Window.clearcolor = theme.BACKGROUND
+        theme.set_large_text(self.ctl.pref(PREF_LARGE_TEXT, False) is True)
+        self.ctl.pref_changed.append(self.setting_changed)
         root = FloatLayout()
         self.screens = ScreenManager(transition=NoTransition())
         self.pages = Pages(self, self.screen_factories)
@@ -160,6 +162,12 @@ class CompanionApp(App):
         self.screens.current = name
         if remember and name in RESUMABLE and self.ctl.pref(PREF_SCREEN) != name:
             self.run(self.ctl.set_pref(PREF_SCREEN, name))
+
+    def setting_changed(self, key: str) -> None:
+        """Large text switched on or off: every screen is drawn again at the new size."""
+        if key == PREF_LARGE_TEXT and (self.ctl.pref(PREF_LARGE_TEXT, False) is True) != theme.large_text():
+            theme.set_large_text(self.ctl.pref(PREF_LARGE_TEXT, False) is True)
+            self.refresh_words()
 
     def refresh_words(self) -> None:
         for page in self.pages.values():

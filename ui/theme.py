@@ -44,6 +44,32 @@ PLAYER = {
 ON_PLAYER = {"yellow": rgb("#111111"), "white": rgb("#111111")}
 
 
+# Each player colour paired with a shape, on every touchscreen screen and phone page (the phone
+# modules' styles give the same shapes): red and green, blue and purple look alike to many
+# colour-blind players, their shapes never do. Drawn with DejaVu Sans (ui/widgets.py: drawable).
+PLAYER_MARK = {
+    "red": "\u25b2",  # ▲
+    "blue": "\u25cf",  # ●
+    "green": "\u25a0",  # ■
+    "yellow": "\u2605",  # ★
+    "white": "\u25c6",  # ◆
+    "black": "\u271a",  # ✚
+    "purple": "\u2665",  # ♥
+    "orange": "\u2716",  # ✖
+}
+
+
+def player_mark(name: str) -> str:
+    """The shape that goes with a player colour ("" for a colour the table typed in)."""
+    return PLAYER_MARK.get(name, "")
+
+
+def marked(colour: str, words: str) -> str:
+    """A player's name (or colour in words) with its colour's shape in front: "▲ Ann"."""
+    mark = player_mark(colour)
+    return f"{mark}\u00a0{words}" if mark else words
+
+
 def player_colour(name: str) -> RGBA:
     return PLAYER.get(name, ACCENT)
 
@@ -57,6 +83,26 @@ TOUCH_SMALL = dp(48)  # the smallest target we ever draw
 HEADER = dp(56)
 GAP = dp(6)
 PAD = dp(8)
+
+# Large text (the table's setting, Settings → Large text): every text this much larger where its
+# place has room for it, never smaller than the size every screen is laid out for, so every screen
+# still fits (ui/widgets.py; tests/ui/test_texts_fit.py checks both sizes in the four languages).
+LARGE_TEXT = 1.2
+_scale = [1.0]
+
+
+def set_large_text(on: bool) -> None:
+    _scale[0] = LARGE_TEXT if on else 1.0
+
+
+def large_text() -> bool:
+    return _scale[0] > 1.0
+
+
+def font(size: float) -> float:
+    """A font size as drawn now: ``size``, larger in the large-text mode."""
+    return float(round(size * _scale[0]))
+
 
 FONT_SMALL = dp(15)
 FONT = dp(18)

@@ -35,16 +35,17 @@ from ui import theme
 from ui.theme import RGBA
 
 # Characters the default font (Roboto) has no glyph for, drawn with DejaVu Sans (shipped with Kivy):
-# a game's words may say "D2 taxi 53 → 69".
-MISSING_GLYPHS = "→←↔"
+# a game's words may say "D2 taxi 53 → 69"; the players' shapes (theme.PLAYER_MARK).
+MISSING_GLYPHS = "→←↔" + "".join(theme.PLAYER_MARK.values())
 FALLBACK_FONT = resource_find("data/fonts/DejaVuSans.ttf") or "DejaVuSans"
 
 
-def drawable(text: str) -> tuple[str, bool]:
-    """``text`` as a label can draw it, and whether that needs markup (see :func:`plain`)."""
+def drawable(text: str, markup: bool = False) -> tuple[str, bool]:
+    """``text`` as a label can draw it, and whether that needs markup (see :func:`plain`);
+    ``markup``: ``text`` is markup already (its tags are kept, only the glyphs are wrapped)."""
     if not any(c in text for c in MISSING_GLYPHS):
-        return text, False
-    out = escape_markup(text)
+        return text, markup
+    out = text if markup else escape_markup(text)
     for c in MISSING_GLYPHS:
         out = out.replace(c, f"[font={FALLBACK_FONT}]{c}[/font]")
     return out, True
@@ -56,6 +57,56 @@ def plain(text: str) -> str:
         return text
     text = re.sub(r"\[font=[^\]]*\]|\[/font\]", "", text)
     return text.replace("&bl;", "[").replace("&br;", "]").replace("&amp;", "&")
+
+
+def _measure(label: Label, size: float, width: float | None) -> tuple[float, float, Any]:
+    """``label``'s text at font ``size``, wrapped at ``width`` (``None``: one line): its width and
+    height inside the padding, and the renderer that measured it."""
+    core = label._label
+    probe = type(core)(**{**core.options, "text": label.text, "font_size": size, "text_size": (width, None)})
+    probe.options["shorten"] = False
+    probe.render()
+    pad = core.options["padding"]
+    w, h = probe._internal_size
+    return w - pad[0] - pad[2], h - pad[1] - pad[3], probe
+
+
+def _widest_word(label: Label, probe: Any) -> float:
+    words = [] if label.markup else label.text.replace("\u00ad", "").split()
+    return float(max((probe.get_extents(x)[0] for x in words), default=0))
+
+
+def _fits(label: Label, size: float, one_line: bool, room_w: float, room_h: float) -> bool:
+    """Strictly, with a margin for one line (Kivy measures its shortening word by word, a little
+    wider than the whole line)."""
+    if one_line:
+        w, h, _ = _measure(label, size, None)
+        return w + dp(8) < room_w and h <= room_h
+    w, h, probe = _measure(label, size, room_w)
+    return h <= room_h and _widest_word(label, probe) < room_w
+
+
+def large_where_it_fits(label: Label, normal: float, one_line: bool, inset: float = 0.0) -> None:
+    """Large text (``theme.large_text()``): ``label`` draws its text as large as the mode asks where
+    its place has room for it, else a little smaller, never smaller than ``normal`` (the size every
+    screen is laid out for, so the text always fits as it does in the normal mode). ``inset``: the
+    room its own text box leaves on each side (a button's)."""
+    if not theme.large_text():
+        return
+    largest = theme.font(normal)
+
+    def fit(*_: Any) -> None:
+        if label._label is None or label.width <= 1 or not label.text:
+            return
+        pad = label._label.options["padding"]
+        room_w = label.width - 2 * inset - pad[0] - pad[2]
+        room_h = label.height - pad[1] - pad[3]
+        size = largest
+        while size > normal and not _fits(label, size, one_line, room_w, room_h):
+            size = max(normal, size - dp(1))
+        label.font_size = size
+
+    label.bind(size=fit, text=fit, parent=fit)  # a fixed size is set before: fit when it is placed
 
 
 def _background(widget: Widget, colour: RGBA, radius: float = 8.0, border: RGBA | None = None) -> None:
@@ -97,22 +148,39 @@ class Lbl(Label):
         fit: float | None = None,
         **kwargs: Any,
     ) -> None:
-        text, markup = drawable(text)
-        kwargs.setdefault("markup", markup)
+        text, kwargs["markup"] = drawable(text, bool(kwargs.get("markup")))
+        normal, size = size, theme.font(size)
         super().__init__(text=text, font_size=size, color=colour, bold=bold, halign=halign, valign=valign, **kwargs)
         self.tid = tid
+        self.normal_size: float = normal  # the size every screen is laid out for
         if fit is not None:
             self.bind(size=lambda *_: self._fit(size, fit), text=lambda *_: self._fit(size, fit))
         elif one_line:
             self.shorten = True
             self.shorten_from = "right"
             self.bind(size=lambda *_: setattr(self, "text_size", (self.width, self.height)))
+            large_where_it_fits(self, normal, one_line=True)
         elif wrap:
             self.size_hint_y = None
             self.bind(width=lambda *_: setattr(self, "text_size", (self.width, None)))
             self.bind(texture_size=lambda *_: setattr(self, "height", self.texture_size[1] + dp(4)))
+            self.largest_size: float = size  # a crowded panel gives it back normal_size in the large-text mode
+            if theme.large_text():  # and no word wider than the label (a long German compound)
+                self.bind(width=self._words_fit, text=self._words_fit)
         else:
             self.bind(size=lambda *_: setattr(self, "text_size", (self.width, self.height)))
+            large_where_it_fits(self, normal, one_line=False)
+
+    def _words_fit(self, *_: Any) -> None:
+        normal: float = self.normal_size
+        if self._label is None or self.width <= 1 or not self.text:
+            return
+        pad = self._label.options["padding"]
+        room = self.width - pad[0] - pad[2]
+        size: float = self.largest_size
+        while size > normal and _widest_word(self, _measure(self, size, None)[2]) >= room:
+            size = max(normal, size - dp(1))
+        self.font_size = size
 
     def _measure(self, size: float, width: float | None) -> tuple[float, float]:
         """The text's width and height at font ``size``, wrapped at ``width`` (``None``: one line)."""
@@ -130,6 +198,9 @@ class Lbl(Label):
         pad = self._label.options["padding"]
         room_w, room_h = self.width - pad[0] - pad[2], self.height - pad[1] - pad[3]
         size = largest
+        normal: float = self.normal_size
+        while size > normal and not _fits(self, size, True, room_w, room_h):  # large text: back to normal
+            size = max(normal, size - dp(1))
         while size > smallest and self._measure(size, None)[0] > room_w:
             size = max(smallest, size - dp(1))
         one_line = self._measure(size, None)[0] <= room_w
@@ -162,9 +233,11 @@ class Btn(Button):
         selected: bool = False,
         **kwargs: Any,
     ) -> None:
+        self._given_markup = bool(kwargs.get("markup"))
+        shown, kwargs["markup"] = drawable(text, self._given_markup)
         super().__init__(
-            text=text,
-            font_size=size,
+            text=shown,
+            font_size=size,  # larger in the large-text mode once its words are known to fit (_wrap)
             color=text_colour,
             bold=bold or selected,
             halign="center",
@@ -191,7 +264,7 @@ class Btn(Button):
         room = max(1.0, self.width - dp(10))
         self.text_size = (room, None)
         core = self._label
-        if core is None or self.markup or not self._words.strip():
+        if core is None or self._given_markup or not self._words.strip():
             return
 
         def widest(text: str, size: float) -> float:
@@ -203,7 +276,18 @@ class Btn(Button):
         size = self._font
         while size > self._font * 0.75 and widest(text, size) > room:
             size = max(self._font * 0.75, size - dp(1))
-        self.text, self.font_size = text, size
+        if theme.large_text() and size == self._font:  # larger where the words fit the button
+            largest = theme.font(self._font)
+
+            def high(at: float) -> float:
+                probe = type(core)(**{**core.options, "text": text, "font_size": at, "text_size": (room, None)})
+                probe.render()
+                return float(probe._internal_size[1])
+
+            while largest > size and (widest(text, largest) > room or high(largest) > self.height - dp(4)):
+                largest = max(size, largest - dp(1))
+            size = largest
+        (self.text, self.markup), self.font_size = drawable(text), size
 
     def _show_state(self, *_: Any) -> None:
         if self.disabled:
@@ -228,6 +312,18 @@ class Panel(BoxLayout):
         _background(self, colour, border=border)
         for child in children:
             self.add_widget(child)
+        if theme.large_text():
+            self.bind(minimum_height=self._give_back, height=self._give_back)
+
+    def _give_back(self, *_: Any) -> None:
+        """Large text: a panel laid out top to bottom that its wrapping texts would overfill gives
+        them back their normal size (they fit at it: every screen is laid out for it)."""
+        if self.orientation != "vertical" or self.minimum_height <= self.height + 1 or self.height <= 1:
+            return
+        for w in self.walk(restrict=True):
+            normal = getattr(w, "normal_size", None)
+            if isinstance(w, Label) and normal is not None and w.font_size > normal:
+                w.largest_size = w.font_size = normal
 
 
 class TapPanel(ButtonBehavior, Panel):
@@ -268,10 +364,19 @@ class Chip(Label):
         short: str = "",
         **kwargs: Any,
     ) -> None:
-        super().__init__(text=text, font_size=size, color=text_colour, halign="center", valign="middle", **kwargs)
+        given = bool(kwargs.get("markup"))
+        text, kwargs["markup"] = drawable(text, given)
+        short = drawable(short, given)[0] if short else ""
+        if short and not kwargs["markup"] and short != plain(short):
+            kwargs["markup"] = True  # the short form needs markup where the whole text does not
+            text = escape_markup(text)
+        super().__init__(
+            text=text, font_size=theme.font(size), color=text_colour, halign="center", valign="middle", **kwargs
+        )
         if one_line:
             self.shorten = True
             self.shorten_from = "right"
+        large_where_it_fits(self, size, one_line=one_line)
         if width is not None:
             self.size_hint_x = None
             self.width = width

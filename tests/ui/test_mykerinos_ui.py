@@ -35,7 +35,9 @@ def test_mykerinos_survey(app: AppProcess) -> None:
     app.tap("myk.draw_start_player")
     state = app.wait(lambda s: "myk.start_player" in s["tids"], what="who was drawn")
     drawn = state["tids"]["myk.start_player"]["text"].removeprefix("Start player: ")
-    assert drawn in ("Blue", "Red", "Green") and state["toast"] == f"Drawn: {drawn} starts."
+    # each colour with its shape (colour-blind players tell red from green by it)
+    assert drawn in ("\u25cf\u00a0Blue", "\u25b2\u00a0Red", "\u25a0\u00a0Green")
+    assert state["toast"] == f"Drawn: {drawn} starts."
     app.screenshot("myk_table_start_drawn")
     app.tap("myk.draw_patrons")
     state = app.wait(lambda s: "myk.pass" in s["tids"], what="season 1")

@@ -27,6 +27,7 @@ from companion.app.savedgame import load_game
 from companion.app.store import Store
 from companion.core.audience import TABLE
 from companion.core.jsonvalue import JSONObject
+from ui.controller import PREF_LARGE_TEXT
 
 DOCS = ROOT / "docs" / "screenshots"
 RAW = re.compile(  # a message code ("ui.sy.moved") or an unfilled parameter ("{station}")
@@ -54,6 +55,19 @@ def table_thinking_sy(message: dict[str, Any]) -> bool:
 def second_season(message: dict[str, Any]) -> bool:
     view = message["view"]
     return bool(view["season"] >= 2 and view["phase"] == "excavation")
+
+
+def counting(message: dict[str, Any]) -> bool:
+    """Mykerinos' survey, a zone's archaeologists to count (where the zone is, the +/- counters and
+    the button under them)."""
+    survey = message["view"]["survey"]
+    return bool(survey and survey["waiting"]["for"] == "counts" and message["view"]["season"] >= 2)
+
+
+def choosing(message: dict[str, Any]) -> bool:
+    """Mykerinos' survey, a ranked player to choose a parcel or a museum room."""
+    survey = message["view"]["survey"]
+    return bool(survey and survey["waiting"]["for"] == "choose" and len(survey["ranking"]) >= 2)
 
 
 def gunner_choosing(message: dict[str, Any]) -> bool:
@@ -105,6 +119,8 @@ def saved_games(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[st
         "vm_losses": game_at(data, "victorian_masterminds", "Victorian Masterminds, pertes", stack_with_losses),
         "vm_gunner": game_at(data, "victorian_masterminds", "Victorian Masterminds, Artilleuse", gunner_choosing),
         "myk": game_at(data, "mykerinos", "Mykerinos", busy_myk, four),
+        "myk_count": game_at(data, "mykerinos", "Mykerinos, relevé", counting, four),
+        "myk_choose": game_at(data, "mykerinos", "Mykerinos, choix", choosing, four),
         "sy": game_at(data, "scotland_yard", "Scotland Yard", busy_sy),
         "sy_table_x": game_at(
             data,
@@ -117,26 +133,34 @@ def saved_games(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[st
     return data, ids
 
 
+@pytest.mark.parametrize("large", [False, True], ids=["normal", "large"])
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_every_text_fits_its_place_on_every_screen(
-    display: str, tmp_path: Path, saved_games: tuple[Path, dict[str, int]], lang: str
+    display: str, tmp_path: Path, saved_games: tuple[Path, dict[str, int]], lang: str, large: bool
 ) -> None:
+    """The same in the large-text mode (Settings → Large text, remembered): every text larger where
+    its place has room, every screen still fitting."""
     data, ids = saved_games
     # Mister X played by the table thinks long enough to be looked at.
     app = AppProcess(display, tmp_path, language=lang, extra_config="ai_thinking = 60\n")
     shutil.copytree(data, app.data)
+    if large:
+        with Store(app.data / "companion.sqlite3") as store:
+            store.set_preference(PREF_LARGE_TEXT, True)
+    size = "-large" if large else ""
     clipped: dict[str, list[dict[str, Any]]] = {}
 
     def check(screen: str) -> None:
         app.call({"cmd": "frames", "count": 3})
-        path = app.screenshot(f"fit-{lang}-{screen}")
+        path = app.screenshot(f"fit-{lang}{size}-{screen}")
         # A file path (the data directory on diagnostics) is the system's, not a text; it wraps anywhere.
         found = [c for c in app.clipped() if not c["text"].startswith("/")]
         # No message code and no unfilled {parameter} anywhere on screen.
         found += [{"text": t, "why": "a code or an unfilled parameter"} for t in app.state()["texts"] if RAW.search(t)]
         if found:
             clipped[screen] = found
-        if os.environ.get("COMPANION_DOCS_SCREENSHOTS") and lang in ("fr", "es") and screen in DOC_SHOTS:
+        docs = os.environ.get("COMPANION_DOCS_SCREENSHOTS") and not large
+        if docs and lang in ("fr", "es") and screen in DOC_SHOTS:
             shutil.copyfile(path, DOCS / f"{lang}-{DOC_SHOTS[screen]}.png")
 
     def home() -> None:
@@ -194,6 +218,8 @@ def test_every_text_fits_its_place_on_every_screen(
             ("vm_gunner", "game", "table-victorian_masterminds-gunner"),
             ("myk", "game", "table-mykerinos"),
             ("myk_two", "game", "table-mykerinos-two"),
+            ("myk_count", "game", "table-mykerinos-count"),
+            ("myk_choose", "game", "table-mykerinos-choose"),
             ("sy_end", "end", "end-scotland_yard"),
             ("vm_end", "end", "end-victorian_masterminds"),
             ("myk_end", "end", "end-mykerinos"),
@@ -210,4 +236,4 @@ def test_every_text_fits_its_place_on_every_screen(
         app.tap("confirm.no")
     finally:
         app.stop()
-    assert clipped == {}, f"texts that do not fit in {lang}: {clipped}"
+    assert clipped == {}, f"texts that do not fit in {lang}{size}: {clipped}"

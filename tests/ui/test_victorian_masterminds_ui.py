@@ -8,6 +8,9 @@ from driver import AppProcess
 
 from companion.app.i18n import text
 
+# a player by its colour, with the colour's shape in front (colour-blind players tell them apart)
+RED, BLUE = "\u25b2\u00a0Red", "\u25cf\u00a0Blue"
+
 
 def test_victorian_masterminds_stack_resolution(app: AppProcess) -> None:
     app.tap("start.new")
@@ -34,7 +37,7 @@ def test_victorian_masterminds_stack_resolution(app: AppProcess) -> None:
     assert "game.undo" in state["tids"]  # a placement that revealed nothing can be taken back
     app.tap("vm.place.london")
     state = app.wait(lambda s: "vm.reveal.gunner" in s["tids"], what="the first reveal")
-    assert state["tids"]["vm.question"]["text"].startswith("Red")
+    assert state["tids"]["vm.question"]["text"].startswith(RED)
     app.screenshot("vm_table_reveal")
 
     # Turn Red's agent over: a Gunner. London's loot, then the only real choice: which building.
@@ -129,7 +132,7 @@ def test_victorian_masterminds_order_steam_mole_undo_and_the_whole_stack(app: Ap
     assert state["tids"]["vm.stack.title"]["text"].startswith("The stack in Rome")  # the whole stack below
     app.tap("vm.reveal.gunner")  # Blue's Gunner: its furnace's copper could complete the codex segment
     state = app.wait(lambda s: "vm.order.ability" in s["tids"], what="the order question")
-    assert "vm.order.loot" in state["tids"] and state["tids"]["vm.question"]["text"].startswith("Blue")
+    assert "vm.order.loot" in state["tids"] and state["tids"]["vm.question"]["text"].startswith(BLUE)
     app.screenshot("vm_table_order")
     app.tap("vm.order.ability")
     app.wait(lambda s: "vm.building.furnace" in s["tids"], what="the Gunner's choice")

@@ -44,6 +44,16 @@ PATRON_COLOUR = {
     "colonel_tangerine": theme.rgb("#e58a2e"),
 }
 PATRON_TEXT = {"lord_lemon": theme.rgb("#111111")}
+# a patron's column head in the players' panel: its initial on its colour (the names are the same in
+# every language: the rulebooks keep them); the museum's wing heads say the whole names
+PATRON_INITIAL = {
+    "lady_violet": "V",
+    "lord_lemon": "L",
+    "sir_brown": "Br",
+    "mrs_blackmore": "Bl",
+    "colonel_tangerine": "T",
+}
+CARD_WIDTH = dp(21)  # a patron's column in the players' panel: how many of its cards a player holds
 MYK_COLOUR = {
     "blue": theme.PLAYER["blue"],
     "red": theme.PLAYER["red"],
@@ -114,7 +124,11 @@ class TableView(base.TableView):
         return {txt(obj(a).get("kind")): obj(a) for a in seq_of(self.legal)}
 
     def colour_name(self, colour: str) -> str:
-        return self.t(f"ui.myk.colour.{colour}")
+        """A player (or the neutral colour) as every screen names it: the name entered at setup, else
+        the colour in words, with the colour's shape in front ("● Ann", "▲ Red"), so that colour-blind
+        players tell red from green."""
+        name = txt(obj(self.view.get("names")).get(colour), "")
+        return theme.marked(colour, name or self.t(f"ui.myk.colour.{colour}"))
 
     def seat_label(self, seat: str) -> str:
         return self.colour_name(seat)
@@ -283,7 +297,20 @@ class TableView(base.TableView):
                 )
                 for k, w in (("score", dp(40)), ("projection", dp(48)), ("supply", dp(60)))
             ),
-            Lbl(self.t("ui.myk.head.cards"), size=dp(14), colour=theme.MUTED, halign="center", one_line=True),
+            hbox(  # each patron's column: its initial on its colour
+                *(
+                    Chip(
+                        PATRON_INITIAL[patron],
+                        PATRON_COLOUR[patron],
+                        PATRON_TEXT.get(patron, theme.TEXT),
+                        size=dp(12),
+                        bold=True,
+                        width=CARD_WIDTH,
+                    )
+                    for patron in strs(self.facts.get("patrons"))
+                ),
+                spacing=dp(2),
+            ),
             size_hint_y=None,
             height=dp(18),
         )
@@ -324,20 +351,24 @@ class TableView(base.TableView):
         )
 
     def player_cards(self, seat: str, held: tuple[tuple[int, bool], ...], blank: bool) -> Widget:
+        """How many cards of each patron a player holds, as large numbers under the patrons' initials
+        (bright: ready to play this season; grey: played; "·": none)."""
         chips = hbox(spacing=dp(2))
         for patron, (count, ready) in zip(strs(self.facts.get("patrons")), held, strict=True):
-            chip = Chip(
-                str(count) if count else "",
-                PATRON_COLOUR[patron],
-                PATRON_TEXT.get(patron, theme.TEXT),
-                size=dp(15),
-                bold=True,
+            chips.add_widget(
+                Lbl(
+                    str(count) if count else "\u00b7",
+                    size=theme.FONT_BIG if count else theme.FONT,
+                    bold=ready,
+                    halign="center",
+                    colour=theme.TEXT if ready else theme.MUTED,
+                    size_hint_x=None,
+                    width=CARD_WIDTH,
+                    tid=f"myk.cards.{seat}.{patron}",
+                )
             )
-            chip.opacity = 1.0 if ready else (0.45 if count else 0.18)
-            chip.tid = f"myk.cards.{seat}.{patron}"
-            chips.add_widget(chip)
-        if blank:
-            chips.add_widget(Chip("5", theme.PANEL_HI, size=dp(15)))
+        if blank:  # the blank card: a room of value 5
+            chips.add_widget(Lbl("+5", size=theme.FONT_SMALL, colour=theme.MUTED, one_line=True))
         return chips
 
     def pass_track(self, pass_track: JSON) -> Widget:
@@ -346,7 +377,7 @@ class TableView(base.TableView):
         return Lbl(
             self.t("ui.myk.pass_track", track=passed or "–"),
             size=theme.FONT_SMALL,
-            one_line=True,
+            fit=dp(11),  # four players' names: smaller before it is shortened
             size_hint_y=None,
             height=dp(20),
             tid="myk.pass_track",
@@ -354,7 +385,8 @@ class TableView(base.TableView):
 
     def general_supply(self, general_: JSON) -> Widget:
         general = obj(general_)
-        gen = ", ".join(f"{self.colour_name(c)} {num(general.get(c))}" for c in general)
+        # each colour by its shape (the players' rows above say whose it is): four colours fit one line
+        gen = ", ".join(f"{theme.player_mark(c) or self.colour_name(c)}\u00a0{num(general.get(c))}" for c in general)
         return Lbl(
             self.t("ui.myk.general", supply=gen),
             size=theme.FONT_SMALL,
@@ -374,20 +406,16 @@ class TableView(base.TableView):
             return self.setup_panel(box, acts)
         if "myk.zone_counts" in acts:
             survey = obj(v.get("survey"))
-            box.add_widget(Lbl(self.zone_where(), bold=True, colour=theme.WARN, one_line=True, tid="myk.zone_where"))
-            box.add_widget(
-                Lbl(
-                    self.t("ui.myk.counts", zone=num(survey.get("zone")), zones=num(survey.get("of"))),
-                    wrap=True,
-                    bold=True,
-                )
-            )
-            if not obj(survey.get("last")):  # the last zone's note below says what to count there
+            # where the zone is, never cut (it wraps); the counters and their button are below
+            box.add_widget(Lbl(self.zone_where(), bold=True, colour=theme.WARN, wrap=True, tid="myk.zone_where"))
+            if not obj(survey.get("last")):
+                box.add_widget(Lbl(self.t("ui.myk.counts_question"), wrap=True, bold=True))
                 box.add_widget(Lbl(self.t("ui.myk.counts_note"), size=theme.FONT_SMALL, colour=theme.MUTED, wrap=True))
+                box.add_widget(Widget())
+                return box
+            # the last zone: its note below says what to count and fills the panel, the button stays here
             box.add_widget(Widget())
-            box.add_widget(
-                Btn(self.t("ui.myk.counts_done"), self.send_counts, tid="myk.counts.done", colour=theme.GOOD, bold=True)
-            )
+            box.add_widget(self.counts_done())
             return box
         if phase == "survey":
             return self.survey_panel(box, acts)
@@ -449,13 +477,16 @@ class TableView(base.TableView):
                 self.action_button(
                     self.t("ui.myk.pass"),
                     {"kind": "myk.pass", "seat": seat},
-                    "myk.pass",
-                    colour=theme.WARN,
-                    text_colour=theme.rgb("#111111"),
+                    "myk.pass",  # a plain button: passing ends the player's season, never the first choice
                     size=theme.FONT_SMALL,
                 )
             )
-        box.add_widget(scroll(fit_height(vbox(grid)), tid="myk.actions"))
+        actions = vbox(grid)
+        if excavate is not None:  # what the numbers on the buttons mean
+            actions.add_widget(
+                Lbl(self.t("ui.myk.costs_note"), size=theme.FONT_SMALL, colour=theme.MUTED, wrap=True, tid="myk.costs")
+            )
+        box.add_widget(scroll(fit_height(actions), tid="myk.actions"))
         return box
 
     def setup_panel(self, box: Panel, acts: dict[str, JSONObject]) -> Widget:
@@ -566,7 +597,8 @@ class TableView(base.TableView):
         counts = obj(survey.get("counts"))
         ranking = [txt(c) for c in seq_of(survey.get("ranking"))]
         ranked = ", ".join(f"{i + 1}. {self.colour_name(c)} ({num(counts.get(c))})" for i, c in enumerate(ranking))
-        box.add_widget(Lbl(self.zone_where(), bold=True, colour=theme.WARN, one_line=True, tid="myk.zone_where"))
+        box.spacing = dp(2)  # where the zone is may take two lines (French), never cut
+        box.add_widget(Lbl(self.zone_where(), bold=True, colour=theme.WARN, wrap=True, tid="myk.zone_where"))
         box.add_widget(
             Lbl(
                 self.t("ui.myk.ranking", ranking=ranked or "–", parcels=num(survey.get("parcels"))),
@@ -658,7 +690,12 @@ class TableView(base.TableView):
                 )
             )
         note = self.last_zone_note()
-        return Panel(*([note] if note is not None else []), grid, Widget(), orientation="vertical")
+        if note is not None:  # the last zone's note and counters fill the panel: the button is above
+            return Panel(note, grid, Widget(), orientation="vertical")
+        return Panel(grid, self.counts_done(), Widget(), orientation="vertical")  # the button under its counters
+
+    def counts_done(self) -> Widget:
+        return Btn(self.t("ui.myk.counts_done"), self.send_counts, tid="myk.counts.done", colour=theme.GOOD, bold=True)
 
     def send_counts(self) -> None:
         counts: list[JSON] = [[c, n] for c, n in self.counts.items() if n]
@@ -936,7 +973,8 @@ class SetupForm(base.SetupForm):
         buttons = autogrid(4, dp(6))
         for colour in strs(self.facts.get("colours")):
             place = self.order.index(colour) + 1 if colour in self.order else 0
-            label = f"{place}. {self.t(f'ui.myk.colour.{colour}')}" if place else self.t(f"ui.myk.colour.{colour}")
+            words = theme.marked(colour, self.t(f"ui.myk.colour.{colour}"))
+            label = f"{place}. {words}" if place else words
             btn = Btn(
                 label,
                 partial(self.toggle, colour),
@@ -967,7 +1005,7 @@ class SetupForm(base.SetupForm):
                 self.row(
                     self.t("ui.myk.setup.neutral"),
                     Choice(
-                        [(c, self.t(f"ui.myk.colour.{c}")) for c in free],
+                        [(c, theme.marked(c, self.t(f"ui.myk.colour.{c}"))) for c in free],
                         self.neutral,
                         lambda v: setattr(self, "neutral", v),
                         tid="setup.myk.neutral",

@@ -139,13 +139,20 @@ class TableView(base.TableView):
         return txt(self.player(seat).get("colour"), "")
 
     def seat_label(self, seat: str) -> str:
-        name = txt(self.player(seat).get("name"), "")
-        if name:  # the name entered at setup (as on the phones), else the colour
-            return name
-        colour = self.colour_of(seat)
-        if colour in seq_of(self.facts.get("colours")):  # the box's colours (the game's facts)
-            return self.t(f"ui.vm.colour.{colour}")
-        return colour or seat  # a colour the table typed in, as typed
+        return self.label_of(self.player(seat), seat)
+
+    def label_of(self, player: JSONObject, seat: str) -> str:
+        """A player as every screen names it: the name entered at setup (as on the phones), else the
+        colour in words, with the colour's shape in front ("▲ Ann", "● Blue"), so that colour-blind
+        players tell red from green and blue from purple."""
+        name, colour = txt(player.get("name"), ""), txt(player.get("colour"), "")
+        if name:
+            words = name
+        elif colour in seq_of(self.facts.get("colours")):  # the box's colours (the game's facts)
+            words = self.t(f"ui.vm.colour.{colour}")
+        else:
+            words = colour or seat  # a colour the table typed in, as typed
+        return theme.marked(colour, words)
 
     def name(self, kind: str, value: str) -> str:
         return self.t(f"vm.{kind}.{value}")
@@ -166,7 +173,7 @@ class TableView(base.TableView):
     def _label_in(self, v: JSONObject, seat: str) -> str:
         for p in seq_of(v.get("players")):
             if obj(p).get("seat") == seat:
-                return self.t(f"ui.vm.colour.{txt(obj(p).get('colour'))}")
+                return self.label_of(obj(p), seat)
         return seat
 
     def over(self, msg: JSONObject) -> bool:
@@ -1216,7 +1223,7 @@ class SetupForm(base.SetupForm):
                         height=theme.TOUCH,
                     ),
                     Choice(
-                        [(c, self.t(f"ui.vm.colour.{c}")) for c in strs(self.facts.get("colours"))],
+                        [(c, theme.marked(c, self.t(f"ui.vm.colour.{c}"))) for c in strs(self.facts.get("colours"))],
                         self.colours[i],
                         colour,
                         tid=f"setup.vm.colour.{i + 1}",
@@ -1227,11 +1234,12 @@ class SetupForm(base.SetupForm):
                     height=3 * theme.TOUCH + 2 * theme.GAP + 2 * theme.PAD,
                 )
             )
+        n = self.count
         self.add_widget(
             self.row(
                 self.t("ui.vm.setup.first"),
                 Choice(
-                    [(i, self.t(f"ui.vm.colour.{self.colours[i]}")) for i in range(self.count)],
+                    [(i, theme.marked(c, self.t(f"ui.vm.colour.{c}"))) for i, c in enumerate(self.colours[:n])],
                     self.first,
                     self._set("first", rebuild=False),
                     tid="setup.vm.first",

@@ -5,8 +5,12 @@ import { stepper } from "../kit.js";
  * table link (no `me`) shows the same board and may act for the seat whose turn it is, set up the
  * game and enter zone counts. Nothing here computes rules: options come from `legal` only. */
 
+let mykNames = {};  // the players' names entered at setup, by colour (set by render)
+
+/* A player's chip: the name entered at setup, else the colour in words; the style puts the colour's
+ * shape in front (as on the touchscreen, ui/theme.py: PLAYER_MARK). */
 function mykChip(el, t, colour) {
-  const word = t("myk.colour." + colour);  // "blue" in a sentence, "Blue" on its own chip
+  const word = mykNames[colour] || t("myk.colour." + colour);  // "blue" in a sentence, "Blue" on its own chip
   return el("span", { class: "chip myk-c myk-" + colour, "data-colour": colour }, word.charAt(0).toUpperCase() + word.slice(1));
 }
 
@@ -293,6 +297,7 @@ function mykEnd(view, me, { el, t }) {
 export const render = (state, ctx) => {
   const { el, t } = ctx;
   const view = state.view;
+  mykNames = view.names || {};
   const me = view.me || null;
   const legal = Array.isArray(state.legal) ? state.legal : [];
   const out = el("div", { class: "myk" });
@@ -368,6 +373,9 @@ export const styles = `
 .myk-c { border:1px solid transparent; }
 .myk-blue { background:#3b7be0; color:#fff; } .myk-red { background:#d64541; color:#fff; }
 .myk-green { background:#2e9d57; color:#fff; } .myk-white { background:#f2f2f2; color:#111; }
+/* each colour with its shape, as on the touchscreen (ui/theme.py: PLAYER_MARK): colour-blind players tell them apart */
+.myk-blue::before { content:"\\25CF\\00a0"; } .myk-red::before { content:"\\25B2\\00a0"; }
+.myk-green::before { content:"\\25A0\\00a0"; } .myk-white::before { content:"\\25C6\\00a0"; }
 .p-lady_violet { --pc:#9b6bd3; } .p-lord_lemon { --pc:#e8d43a; } .p-sir_brown { --pc:#9a6434; }
 .p-mrs_blackmore { --pc:#0b0b0b; } .p-colonel_tangerine { --pc:#f08a24; }
 .myk-supply { margin-top:8px; font-size:15px; }

@@ -500,6 +500,11 @@ export const styles = `
 .vm-green { background:#2e9d57; color:#fff; } .vm-yellow { background:#e8c547; color:#111; }
 .vm-purple { background:#8e5cc4; color:#fff; } .vm-black { background:#111; color:#fff; border:1px solid #666; }
 .vm-white { background:#f2f2f2; color:#111; } .vm-orange { background:#f08a24; color:#111; }
+/* each colour with its shape, as on the touchscreen (ui/theme.py: PLAYER_MARK): colour-blind players tell them apart */
+.vm-red::before { content:"\\25B2\\00a0"; } .vm-blue::before { content:"\\25CF\\00a0"; }
+.vm-green::before { content:"\\25A0\\00a0"; } .vm-yellow::before { content:"\\2605\\00a0"; }
+.vm-purple::before { content:"\\2665\\00a0"; } .vm-black::before { content:"\\271A\\00a0"; }
+.vm-white::before { content:"\\25C6\\00a0"; } .vm-orange::before { content:"\\2716\\00a0"; }
 .vm-agent { display:inline-block; padding:2px 9px; border-radius:8px; font-weight:700; font-size:15px; background:#3a3f47;
             border-left:6px solid var(--ac, #777); color:var(--fg); }
 .a-number_two { --ac:#b07cf0; } .a-henchman { --ac:#2fb3a3; } .a-saboteur { --ac:#e5534b; }

@@ -34,13 +34,18 @@ import socket
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from companion.app.config import Config
 from companion.app.writer import WriterLock
 from companion.core.errors import CompanionError
 from hardware.pi import on_raspberry_pi
 from ui.memory import collector
+
+if TYPE_CHECKING:  # imported when used: the window's modules load Kivy
+    from companion.app.table import Table
+    from ui.controller import Controller
+    from ui.shell import CompanionApp
 
 log = logging.getLogger(__name__)
 WIDTH, HEIGHT = 800, 480
@@ -273,6 +278,40 @@ async def _until_stopped(work: Any) -> bool:
     return True
 
 
+def open_window(config: Config, ctl: Controller, table: Table, fullscreen: bool) -> CompanionApp:
+    """The touchscreen's app with its hooks (systemd's readiness and status, the first frame's
+    note for tests). These import Kivy (ui.shell opens the window): after prepare_kivy() and the
+    display."""
+    from companion.appliance.hooks import attach_to_kivy_app
+    from companion.appliance.status import status_line
+    from ui.shell import CompanionApp
+
+    app = CompanionApp(ctl, screens(), fullscreen=fullscreen, on_pi=on_raspberry_pi())
+    attach_to_kivy_app(app, config.data_dir, lambda: status_line(table, ctl.phones.server), after_first_frame)
+    first_frame = os.environ.get("COMPANION_FIRST_FRAME")
+    if first_frame:
+        note_first_frame(app, Path(first_frame))
+    return app
+
+
+def stop_on_signals(stop: Callable[[], Any]) -> None:
+    """Ctrl-C and systemd's stop (SIGTERM) end the app cleanly."""
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.add_signal_handler(sig, stop)
+
+
+async def open_control(app: CompanionApp) -> asyncio.AbstractServer | None:
+    """For tests only: the local control socket ``COMPANION_UI_CONTROL`` names (ui/control.py)."""
+    control_path = os.environ.get("COMPANION_UI_CONTROL")
+    if not control_path:
+        return None
+    from ui.control import serve_control
+
+    return await serve_control(app, control_path)
+
+
 async def run(config: Config, fullscreen: bool = False, lock: WriterLock | None = None) -> int:
     from companion.app.autoplay import TablePlayer
     from companion.app.seats import SeatLinks
@@ -322,17 +361,7 @@ async def run(config: Config, fullscreen: bool = False, lock: WriterLock | None 
         await stop_the_table()
         return 0
 
-    # These import Kivy (ui.shell opens the window): after prepare_kivy() and the display.
-    from ui.shell import CompanionApp
-
-    app = CompanionApp(ctl, screens(), fullscreen=fullscreen, on_pi=on_raspberry_pi())
-    from companion.appliance.hooks import attach_to_kivy_app
-    from companion.appliance.status import status_line
-
-    attach_to_kivy_app(app, config.data_dir, lambda: status_line(table, ctl.phones.server), after_first_frame)
-    first_frame = os.environ.get("COMPANION_FIRST_FRAME")
-    if first_frame:
-        note_first_frame(app, Path(first_frame))
+    app = open_window(config, ctl, table, fullscreen)
 
     def after_the_first_frame() -> None:
         services.start(app)
@@ -347,16 +376,8 @@ async def run(config: Config, fullscreen: bool = False, lock: WriterLock | None 
         ctl.pref_changed.append(ctl.announcer.setting_changed)
 
     after_first_frame(app, after_the_first_frame)
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        with contextlib.suppress(NotImplementedError, RuntimeError):
-            loop.add_signal_handler(sig, app.stop)
-    control = None
-    control_path = os.environ.get("COMPANION_UI_CONTROL")
-    if control_path:
-        from ui.control import serve_control
-
-        control = await serve_control(app, control_path)
+    stop_on_signals(app.stop)
+    control = await open_control(app)
     try:
         await app.async_run(async_lib="asyncio")
     finally:

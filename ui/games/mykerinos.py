@@ -405,38 +405,13 @@ class TableView(base.TableView):
         if phase == "setup":
             return self.setup_panel(box, acts)
         if "myk.zone_counts" in acts:
-            survey = obj(v.get("survey"))
-            # where the zone is, never cut (it wraps); the counters and their button are below
-            box.add_widget(Lbl(self.zone_where(), bold=True, colour=theme.WARN, wrap=True, tid="myk.zone_where"))
-            if not obj(survey.get("last")):
-                box.add_widget(Lbl(self.t("ui.myk.counts_question"), wrap=True, bold=True))
-                box.add_widget(Lbl(self.t("ui.myk.counts_note"), size=theme.FONT_SMALL, colour=theme.MUTED, wrap=True))
-                box.add_widget(Widget())
-                return box
-            # the last zone: its note below says what to count and fills the panel, the button stays here
-            box.add_widget(Widget())
-            box.add_widget(self.counts_done())
-            return box
+            return self.zone_counts_panel(box)
         if phase == "survey":
             return self.survey_panel(box, acts)
         turn = obj(v.get("turn"))
         seat = txt(turn.get("seat"))
         if "myk.neutral" in acts:
-            box.add_widget(Lbl(self.t("ui.myk.neutral_step", player=self.colour_name(seat)), wrap=True, bold=True))
-            grid = autogrid(3, dp(4))
-            for action in seq_of(acts["myk.neutral"].get("actions")):
-                a = txt(action)
-                grid.add_widget(
-                    self.action_button(
-                        self.t(f"ui.myk.neutral.{a}"),
-                        {"kind": "myk.neutral", "seat": seat, "action": a},
-                        f"myk.neutral.{a}",
-                        size=theme.FONT_SMALL,
-                    )
-                )
-            box.add_widget(grid)
-            box.add_widget(Widget())
-            return box
+            return self.neutral_panel(box, acts["myk.neutral"], seat)
         if seat:
             final = self.t("ui.myk.final_action") if turn.get("final") else ""
             box.add_widget(
@@ -487,6 +462,39 @@ class TableView(base.TableView):
                 Lbl(self.t("ui.myk.costs_note"), size=theme.FONT_SMALL, colour=theme.MUTED, wrap=True, tid="myk.costs")
             )
         box.add_widget(scroll(fit_height(actions), tid="myk.actions"))
+        return box
+
+    def zone_counts_panel(self, box: Panel) -> Widget:
+        """A zone of the survey to count: where it is (never cut: it wraps), what to count; the
+        counters and their button are below (the last zone's button stays here)."""
+        survey = obj(self.view.get("survey"))
+        box.add_widget(Lbl(self.zone_where(), bold=True, colour=theme.WARN, wrap=True, tid="myk.zone_where"))
+        if not obj(survey.get("last")):
+            box.add_widget(Lbl(self.t("ui.myk.counts_question"), wrap=True, bold=True))
+            box.add_widget(Lbl(self.t("ui.myk.counts_note"), size=theme.FONT_SMALL, colour=theme.MUTED, wrap=True))
+            box.add_widget(Widget())
+            return box
+        # the last zone: its note below says what to count and fills the panel, the button stays here
+        box.add_widget(Widget())
+        box.add_widget(self.counts_done())
+        return box
+
+    def neutral_panel(self, box: Panel, neutral: JSONObject, seat: str) -> Widget:
+        """The neutral colour's step a player takes (two players): one button per action offered."""
+        box.add_widget(Lbl(self.t("ui.myk.neutral_step", player=self.colour_name(seat)), wrap=True, bold=True))
+        grid = autogrid(3, dp(4))
+        for action in seq_of(neutral.get("actions")):
+            a = txt(action)
+            grid.add_widget(
+                self.action_button(
+                    self.t(f"ui.myk.neutral.{a}"),
+                    {"kind": "myk.neutral", "seat": seat, "action": a},
+                    f"myk.neutral.{a}",
+                    size=theme.FONT_SMALL,
+                )
+            )
+        box.add_widget(grid)
+        box.add_widget(Widget())
         return box
 
     def setup_panel(self, box: Panel, acts: dict[str, JSONObject]) -> Widget:

@@ -738,36 +738,7 @@ class TableView(base.TableView):
     # the stack being resolved, step by step
     def resolution_panel(self, box: Panel, acts: dict[str, JSONObject]) -> Widget:
         r = obj(self.view.get("resolution"))
-        city = txt(r.get("city"))
-        sequence = hbox(
-            Lbl(self.name("city", city), bold=True, size_hint_x=None, width=dp(100), one_line=True),
-            size_hint_y=None,
-            height=dp(28),
-            spacing=dp(4),
-        )
-        index = num(r.get("index"))
-        for i, a in enumerate(seq_of(r.get("agents"))):
-            a = obj(a)
-            seat = txt(a.get("seat"))
-            agent = a.get("agent")
-            label = self.name("agent", txt(agent)) if isinstance(agent, str) else "?"
-            short = ""
-            if a.get("cancelled"):  # "Daredevil (sabotaged)", or the name struck through where that is too long
-                label, short = escape_markup(f"{label} {self.t('ui.vm.sabotaged')}"), f"[s]{escape_markup(label)}[/s]"
-            current = i == index
-            chip = Chip(
-                label,
-                theme.player_colour(self.colour_of(seat)),
-                theme.on_player_colour(self.colour_of(seat)),
-                size=dp(14),
-                bold=current,
-                short=short,
-                markup=bool(short),
-            )
-            chip.opacity = 0.55 if a.get("done") else 1.0
-            chip.tid = f"vm.resolve.{i}"
-            sequence.add_widget(chip)
-        box.add_widget(sequence)
+        box.add_widget(self.stack_sequence(r))
         waiting = obj(r.get("waiting"))
         kind = txt(waiting.get("kind"))
         if kind:
@@ -781,91 +752,17 @@ class TableView(base.TableView):
                     tid="vm.question",
                 )
             )
-        answers: list[Btn] = []
-
-        def answer(label: str, intent: JSONObject, tid: str, colour: Any = theme.BUTTON) -> None:
-            answers.append(
-                self.action_button(
-                    label,
-                    intent,
-                    tid,
+        if "vm.take_loot" in acts and kind == "engineer":  # the power began before the loot: it waits for the owner
+            box.add_widget(
+                Lbl(
+                    self.t("ui.vm.loot_waits", city=self.name("city", txt(r.get("city")))),
                     size=theme.FONT_SMALL,
-                    height=theme.TOUCH_SMALL,
-                    colour=colour,
+                    colour=theme.MUTED,
+                    one_line=True,
+                    tid="vm.loot_waits",
                 )
             )
-
-        if "vm.reveal" in acts:
-            for agent in seq_of(acts["vm.reveal"].get("agents")):
-                a = txt(agent)
-                answer(self.name("agent", a), {"kind": "vm.reveal", "agent": a}, f"vm.reveal.{a}")
-        if "vm.choose_order" in acts:
-            for first in seq_of(acts["vm.choose_order"].get("options")):
-                f = txt(first)
-                answer(self.t(f"ui.vm.order.{f}"), {"kind": "vm.choose_order", "first": f}, f"vm.order.{f}")
-        if "vm.take_loot" in acts:
-            if kind == "engineer":  # the power began before the loot: it waits for the owner
-                box.add_widget(
-                    Lbl(
-                        self.t("ui.vm.loot_waits", city=self.name("city", city)),
-                        size=theme.FONT_SMALL,
-                        colour=theme.MUTED,
-                        one_line=True,
-                        tid="vm.loot_waits",
-                    )
-                )
-            answer(self.t("ui.vm.take_loot"), {"kind": "vm.take_loot"}, "vm.take_loot", theme.GOOD)
-        if "vm.choose_building" in acts:
-            for building in seq_of(acts["vm.choose_building"].get("buildings")):
-                b = building if isinstance(building, str) else None
-                label = self.name("building", b) if b else self.t("ui.vm.no_building")
-                answer(label, {"kind": "vm.choose_building", "building": b}, f"vm.building.{b or 'none'}")
-        if "vm.henchman" in acts:
-            if acts["vm.henchman"].get("reward_needed"):  # the mission card's printed reward: asked when met
-                answers.append(
-                    Btn(
-                        self.t("ui.vm.met"),
-                        self.reward_dialog,
-                        tid="vm.henchman.yes",
-                        size=theme.FONT_SMALL,
-                        height=theme.TOUCH_SMALL,
-                        colour=theme.GOOD,
-                    )
-                )
-            else:
-                answer(
-                    self.t("ui.vm.met"),
-                    {"kind": "vm.henchman", "met": True, "reward": None, "label": None},
-                    "vm.henchman.yes",
-                    theme.GOOD,
-                )
-            answer(
-                self.t("ui.vm.not_met"),
-                {"kind": "vm.henchman", "met": False, "reward": None, "label": None},
-                "vm.henchman.no",
-            )
-        if "vm.engineer_done" in acts:
-            answers.append(
-                Btn(
-                    self.t("ui.vm.adjust"),
-                    self.adjust_dialog,
-                    tid="vm.engineer.adjust",
-                    size=theme.FONT_SMALL,
-                    height=theme.TOUCH_SMALL,
-                )
-            )
-            if "vm.place_under" in acts:
-                under = acts["vm.place_under"]
-                answers.append(
-                    Btn(
-                        self.t("ui.vm.under"),
-                        lambda: self.under_dialog(under),
-                        tid="vm.under",
-                        size=theme.FONT_SMALL,
-                        height=theme.TOUCH_SMALL,
-                    )
-                )
-            answer(self.t("ui.vm.engineer_done"), {"kind": "vm.engineer_done"}, "vm.engineer_done", theme.GOOD)
+        answers = self.resolution_answers(acts)
         if answers:
             grid = autogrid(min(5, len(answers)), dp(4))
             for btn in answers:
@@ -875,6 +772,81 @@ class TableView(base.TableView):
             box.add_widget(Lbl(self.t("ui.vm.on_phone"), size=theme.FONT_SMALL, colour=theme.MUTED, wrap=True))
         box.add_widget(Widget())
         return box
+
+    def stack_sequence(self, r: JSONObject) -> Widget:
+        """The city and its stack's agents in the order they resolve: the current one bold, the
+        resolved ones faded, a sabotaged one said so (or struck through where that is too long)."""
+        sequence = hbox(
+            Lbl(self.name("city", txt(r.get("city"))), bold=True, size_hint_x=None, width=dp(100), one_line=True),
+            size_hint_y=None,
+            height=dp(28),
+            spacing=dp(4),
+        )
+        index = num(r.get("index"))
+        for i, a in enumerate(seq_of(r.get("agents"))):
+            a = obj(a)
+            seat = txt(a.get("seat"))
+            agent = a.get("agent")
+            label = self.name("agent", txt(agent)) if isinstance(agent, str) else "?"
+            short = ""
+            if a.get("cancelled"):  # "Daredevil (sabotaged)", or the name struck through where that is too long
+                label, short = escape_markup(f"{label} {self.t('ui.vm.sabotaged')}"), f"[s]{escape_markup(label)}[/s]"
+            chip = Chip(
+                label,
+                theme.player_colour(self.colour_of(seat)),
+                theme.on_player_colour(self.colour_of(seat)),
+                size=dp(14),
+                bold=i == index,
+                short=short,
+                markup=bool(short),
+            )
+            chip.opacity = 0.55 if a.get("done") else 1.0
+            chip.tid = f"vm.resolve.{i}"
+            sequence.add_widget(chip)
+        return sequence
+
+    def small_button(self, label: str, on_press: Callable[[], None], tid: str, colour: Any = theme.BUTTON) -> Btn:
+        """A button of the resolution's answers that opens a dialog rather than acting at once."""
+        return Btn(label, on_press, tid=tid, size=theme.FONT_SMALL, height=theme.TOUCH_SMALL, colour=colour)
+
+    def resolution_answers(self, acts: dict[str, JSONObject]) -> list[Btn]:
+        """The answers the stack being resolved waits for, one button each, in the order asked."""
+        answers: list[Btn] = []
+
+        def answer(label: str, intent: JSONObject, tid: str, colour: Any = theme.BUTTON) -> None:
+            answers.append(
+                self.action_button(label, intent, tid, size=theme.FONT_SMALL, height=theme.TOUCH_SMALL, colour=colour)
+            )
+
+        for agent in seq_of(acts.get("vm.reveal", {}).get("agents")):
+            a = txt(agent)
+            answer(self.name("agent", a), {"kind": "vm.reveal", "agent": a}, f"vm.reveal.{a}")
+        for first in seq_of(acts.get("vm.choose_order", {}).get("options")):
+            f = txt(first)
+            answer(self.t(f"ui.vm.order.{f}"), {"kind": "vm.choose_order", "first": f}, f"vm.order.{f}")
+        if "vm.take_loot" in acts:
+            answer(self.t("ui.vm.take_loot"), {"kind": "vm.take_loot"}, "vm.take_loot", theme.GOOD)
+        for building in seq_of(acts.get("vm.choose_building", {}).get("buildings")):
+            b = building if isinstance(building, str) else None
+            label = self.name("building", b) if b else self.t("ui.vm.no_building")
+            answer(label, {"kind": "vm.choose_building", "building": b}, f"vm.building.{b or 'none'}")
+        if "vm.henchman" in acts:
+            if acts["vm.henchman"].get("reward_needed"):  # the mission card's printed reward: asked when met
+                answers.append(
+                    self.small_button(self.t("ui.vm.met"), self.reward_dialog, "vm.henchman.yes", theme.GOOD)
+                )
+            else:
+                met: JSONObject = {"kind": "vm.henchman", "met": True, "reward": None, "label": None}
+                answer(self.t("ui.vm.met"), met, "vm.henchman.yes", theme.GOOD)
+            not_met: JSONObject = {"kind": "vm.henchman", "met": False, "reward": None, "label": None}
+            answer(self.t("ui.vm.not_met"), not_met, "vm.henchman.no")
+        if "vm.engineer_done" in acts:
+            answers.append(self.small_button(self.t("ui.vm.adjust"), self.adjust_dialog, "vm.engineer.adjust"))
+            if "vm.place_under" in acts:
+                under = acts["vm.place_under"]
+                answers.append(self.small_button(self.t("ui.vm.under"), lambda: self.under_dialog(under), "vm.under"))
+            answer(self.t("ui.vm.engineer_done"), {"kind": "vm.engineer_done"}, "vm.engineer_done", theme.GOOD)
+        return answers
 
     def reidentify_dialog(self, action: JSONObject, index: int | None = None) -> None:
         """Name an agent of the stack being turned over again, as its face-up disc shows it: first

@@ -48,6 +48,7 @@ from night import ROOM, Night, NightApp, chromium_sync, ui_words, until, words
 from test_scotland_yard_ui import decode_qr, distance, threatened
 
 from companion.app.i18n import text
+from ui import theme
 
 DETECTIVES = ("d1", "d2", "d3")
 ON_TOUCHSCREEN = "d3"  # this detective's player moves on the touchscreen (the phone lies face down)
@@ -499,7 +500,7 @@ def mykerinos(n: Night) -> None:
     winners = view["result"]["winners"]
     assert scores == {seat: view["players"][seat]["score"] for seat in MYK_SEATS}
     assert all(scores[w] == max(scores.values()) > 0 for w in winners)  # the parcel's patron card counts
-    names = " & ".join(ui_words(f"ui.myk.colour.{w}", "de") for w in winners)
+    names = " & ".join(theme.marked(w, ui_words(f"ui.myk.colour.{w}", "de")) for w in winners)  # each with its shape
     assert state["tids"]["end.headline"]["text"] == ui_words("ui.myk.winner", "de", players=names, count=len(winners))
     for seat in MYK_SEATS:
         phone = n.phones[seat]

@@ -17,6 +17,7 @@ from companion.app.savedgame import load_game
 from companion.app.seats import SeatLinks
 from companion.app.store import Store
 from companion.core.jsonvalue import JSONObject
+from ui import theme
 
 HARDWARE = """
 [hotspot]
@@ -132,8 +133,8 @@ def test_diagnostics_speak_the_table_language(display: str, tmp_path: Path) -> N
         app.tap("game.home")
         app.tap("start.diagnostics")
         state = app.wait(
-            lambda s: s["tids"].get("diag.connected", {}).get("text") == "Bleu",
-            what="the blue seat's phone, by its colour's name",
+            lambda s: s["tids"].get("diag.connected", {}).get("text") == theme.marked("blue", "Bleu"),
+            what="the blue seat's phone, by its colour's shape and name",
         )
         app.screenshot("diagnostics_fr")
         tids = state["tids"]

@@ -28,6 +28,9 @@ TEXTS = touchscreen_texts()
 CODE = re.compile(r"""["'](ui\.[a-z0-9_.]+?)(\.?\{[^}]*\})?["']""")
 
 
+PREFERENCES = {"ui.screen", "ui.large_text"}  # ui/controller.py's PREF_* keys that look like codes
+
+
 def used_codes() -> tuple[set[str], set[str]]:
     exact: set[str] = set()
     prefixes: set[str] = set()
@@ -35,8 +38,8 @@ def used_codes() -> tuple[set[str], set[str]]:
         for match in CODE.finditer(path.read_text("utf-8")):
             code, templated = match.group(1), match.group(2)
             module = ROOT.joinpath(*code.split(".")).with_suffix(".py")
-            if code.startswith("ui.games") or module.is_file() or code == "ui.screen":
-                continue  # module names and the remembered-screen preference, not texts
+            if code.startswith("ui.games") or module.is_file() or code in PREFERENCES:
+                continue  # module names and the touchscreen's preferences, not texts
             (prefixes if templated else exact).add(code)
     return exact, prefixes
 

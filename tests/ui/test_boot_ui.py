@@ -13,6 +13,8 @@ Both need what a Pi has and a test machine may not: the first root (network name
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import itertools
 import os
 import shutil
@@ -20,6 +22,7 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -152,18 +155,41 @@ class FakeSystemd:
         raise AssertionError(f"no {prefix} in {self.lines[-20:]}")
 
 
-def free_display() -> int:
-    """A display number no X server uses (and none of its files lie around)."""
+@contextlib.contextmanager
+def reserved_display() -> Iterator[int]:
+    """A display number no X server uses, reserved while the test runs. Two suites at once on one
+    machine both saw :200 free, both waited their minute, and the second one's Xvfb could not start
+    while the first one's ran: the app waited for a display that never came. A lock on a file per
+    number (``flock``, released when the test ends or its process dies) keeps each number to one
+    test at a time, whichever suite or worker asks."""
     for number in range(200, 400):
-        if not Path(f"/tmp/.X11-unix/X{number}").exists() and not Path(f"/tmp/.X{number}-lock").exists():
-            return number
+        reservation = open(f"/tmp/companion-test-display-{number}.lock", "a")  # noqa: SIM115 (held while it yields)
+        try:
+            fcntl.flock(reservation, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            reservation.close()
+            continue
+        if Path(f"/tmp/.X11-unix/X{number}").exists() or Path(f"/tmp/.X{number}-lock").exists():
+            reservation.close()
+            continue
+        try:
+            yield number
+        finally:
+            reservation.close()
+        return
     raise AssertionError("no free display number")
 
 
-def test_no_display_for_a_minute_then_one_the_app_waits_and_comes_up(tmp_path: Path) -> None:
+@pytest.fixture
+def spare_display() -> Iterator[int]:
+    with reserved_display() as number:
+        yield number
+
+
+def test_no_display_for_a_minute_then_one_the_app_waits_and_comes_up(tmp_path: Path, spare_display: int) -> None:
     if shutil.which("Xvfb") is None:
         pytest.fail("Xvfb is missing: install the Debian package xvfb (make test does)")
-    number = free_display()
+    number = spare_display
     systemd = FakeSystemd(tmp_path)
     app = AppProcess(f":{number}", tmp_path)
     env = app.env()

@@ -184,13 +184,8 @@ class Lbl(Label):
 
     def _measure(self, size: float, width: float | None) -> tuple[float, float]:
         """The text's width and height at font ``size``, wrapped at ``width`` (``None``: one line)."""
-        core = self._label
-        probe = type(core)(**{**core.options, "text": self.text, "font_size": size, "text_size": (width, None)})
-        probe.options["shorten"] = False
-        probe.render()
-        pad = core.options["padding"]
-        w, h = probe._internal_size
-        return w - pad[0] - pad[2], h - pad[1] - pad[3]
+        w, h, _probe = _measure(self, size, width)
+        return w, h
 
     def _fit(self, largest: float, smallest: float) -> None:
         if self._label is None or self.width <= 1 or not self.text:

@@ -9,10 +9,31 @@ from typing import Any
 
 from companion.app.i18n import LANGUAGES
 from companion.app.readable import line
+from companion.app.speech import Speaker
 from companion.core import TABLE, Game
 from companion.core.events import Undone
 from companion.core.rules import Rules
 from companion.core.summary import Line
+from hardware.voice import RecordingVoice
+
+EVERY_WORD = 100_000  # a test plays faster than any table: its speaker keeps every word, not the last 16
+
+
+def recording_speaker() -> Speaker:
+    """A speaker whose voice records, for a test that plays a whole game as fast as it can and then
+    compares every word said. The table's own speaker drops words when 16 wait (stale at a real
+    table); a test's loop can outrun the speaking thread on a loaded machine, so here none is
+    dropped, and :func:`all_said` says so if one was."""
+    return Speaker(RecordingVoice(), pending=EVERY_WORD)
+
+
+def all_said(speaker: Speaker) -> list[str]:
+    """Every word ``speaker`` said, once everything queued was spoken."""
+    assert speaker.idle(), "the speaker did not finish"
+    assert speaker.dropped == 0, f"the speaker dropped {speaker.dropped} utterances"
+    voice = speaker.voice
+    assert isinstance(voice, RecordingVoice)
+    return [u.text for u in voice.said]
 
 
 def lines_between(rules: Rules[Any], before: Any, after: Any) -> tuple[Line, ...]:

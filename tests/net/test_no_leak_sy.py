@@ -22,16 +22,15 @@ from harness import Phone, lift_flood_limit, rig
 
 from companion.app.autoplay import TablePlayer
 from companion.app.seats import TABLE_SEAT
-from companion.app.speech import Announcer, Speaker
+from companion.app.speech import Announcer
 from companion.core import Game, encode
 from companion.core.jsonvalue import JSON, JSONObject
 from companion.games.scotland_yard.model import REVEALS, XMoved
 from companion.games.scotland_yard.moves import x_singles
-from hardware.voice import RecordingVoice
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "games" / "scotland_yard"))
 from spoken import actions as action_spans
-from spoken import expected_speech, numbers, spoken
+from spoken import all_said, expected_speech, numbers, recording_speaker, spoken
 from sy_support import random_intent
 
 CONFIG = {"mister_x": "X", "detectives": ["Ann", "Bob"], "tracker": True}
@@ -80,7 +79,7 @@ def check_public(message: dict[str, Any], states: dict[int, Any], who: str) -> N
 def listening(r: Any, lang: str) -> Announcer:
     """An announcer on the rig's table with speech on in ``lang``, its voice a recording stand-in."""
     on = {"speech": True}
-    announcer = Announcer(r.table, Speaker(RecordingVoice()), language=lambda: lang, pref=lambda k, d: on.get(k, d))
+    announcer = Announcer(r.table, recording_speaker(), language=lambda: lang, pref=lambda k, d: on.get(k, d))
     announcer.start()
     return announcer
 
@@ -88,10 +87,7 @@ def listening(r: Any, lang: str) -> Announcer:
 def check_speech(game: Game[Any], states: dict[int, Any], announcer: Announcer, lang: str) -> int:
     """The announcer said exactly what the public views give, and no spoken line of any action, in
     any language, names Mister X's station while the table may not see it."""
-    assert announcer.speaker.idle()
-    voice = announcer.speaker.voice
-    assert isinstance(voice, RecordingVoice)
-    said = [u.text for u in voice.said]
+    said = all_said(announcer.speaker)
     assert said == expected_speech(game, states, lang)
     for before, after, undo in action_spans(game):
         state = states[after]

@@ -29,14 +29,14 @@ import pytest
 from harness import Phone, lift_flood_limit, rig
 
 from companion.app.seats import TABLE_SEAT
-from companion.app.speech import Announcer, Speaker
+from companion.app.speech import Announcer
 from companion.core import TABLE, Audience, Game, encode
 from companion.games.victorian_masterminds.model import AGENTS, VMState
 from hardware.voice import RecordingVoice
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "games" / "victorian_masterminds"))
 from spoken import actions as action_spans
-from spoken import expected_speech, spoken
+from spoken import all_said, expected_speech, recording_speaker, spoken
 from vm_helpers import config, random_intent
 
 
@@ -137,8 +137,7 @@ async def play(tmp_path: Path, players: int, seed: int, lang: str) -> tuple[int,
     async with rig(tmp_path, "victorian_masterminds", config(players, start=3)) as r:
         game = r.table.game
         assert game is not None
-        voice = RecordingVoice()
-        announcer = Announcer(r.table, Speaker(voice), language=lambda: lang, pref=lambda k, d: k == "speech" or d)
+        announcer = Announcer(r.table, recording_speaker(), language=lambda: lang, pref=lambda k, d: k == "speech" or d)
         announcer.start()
         clients = [*game.rules.seats(game.state), TABLE_SEAT]
         phones = await r.connect_all(clients)
@@ -172,8 +171,8 @@ async def play(tmp_path: Path, players: int, seed: int, lang: str) -> tuple[int,
         assert checker.checked >= actions  # every client got the states (a slow one may skip some)
         assert checker.owner_saw_change > actions // 4, "the shuffle never touched what an owner sees"
         assert checker.spoken > 0, "the table said something"
-        assert announcer.speaker.idle()
-        assert [u.text for u in voice.said] == expected_speech(game, states, lang)
+        assert all_said(announcer.speaker) == expected_speech(game, states, lang)
+        assert isinstance(voice := announcer.speaker.voice, RecordingVoice)
         assert {u.lang for u in voice.said} == {lang}
         announcer.close()
         return actions, checker.checked

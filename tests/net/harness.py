@@ -75,7 +75,10 @@ class Phone:
         # (heartbeat 20 s), so it would wait forever for a message that never comes.
         msg = await asyncio.wait_for(self.ws.receive(), timeout)
         if msg.type != aiohttp.WSMsgType.TEXT:
-            return {"type": f"<{msg.type.name}>"}
+            # The close code the server sent is the close frame's (``msg.data``). ``ws.close_code`` is
+            # not: it turns 1006 when the client's own reply fails because the server, done waiting
+            # for it, has closed the connection already (a stalled test process on a loaded machine).
+            return {"type": f"<{msg.type.name}>", "code": msg.data if msg.type == aiohttp.WSMsgType.CLOSE else None}
         self.received.append(msg.data)
         data: JSONObject = json.loads(msg.data)
         return data

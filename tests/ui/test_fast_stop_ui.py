@@ -41,6 +41,12 @@ async def join(port: int, token: str, device: str) -> tuple[aiohttp.ClientSessio
 async def until_closed(ws: aiohttp.ClientWebSocketResponse) -> int | None:
     while True:
         msg = await asyncio.wait_for(ws.receive(), 30)
+        if msg.type == aiohttp.WSMsgType.CLOSE:
+            # The code the app sent is in its close frame. Not ``ws.close_code``: that turns 1006 when
+            # this process, stalled on a loaded machine, answers the close after the app, done
+            # waiting CLOSE_TIMEOUT for the answer, has closed the connection.
+            code: int = msg.data
+            return code
         if msg.type not in (aiohttp.WSMsgType.TEXT, aiohttp.WSMsgType.BINARY):
             return ws.close_code
 

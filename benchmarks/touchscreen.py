@@ -4,7 +4,8 @@
   each game, ``tests/drivers.py``): from the snapshot reaching the touchscreen to the end of the
   frame that shows it (absolute, against issue 25's targets: no floor). A game's last action,
   whose frame shows the end screen, is reported apart (``to_end_screen``), and every full garbage
-  collection, inside an update or after it, under ``full_collections``.
+  collection, inside an update or after it, under ``full_collections``; at the end one more,
+  split into freeing what the last moves left and walking what lives (``last_collection``).
 - P10: a tap on a button of the table screen that acts → the frame that shows its result, wall
   time, with the app's CPU capped to model one Raspberry Pi 4 core (``--pi``: ``pispeed.py``).
 - with either, a phone on one seat (``phone_probe.py``, its own process, not capped): the action
@@ -204,6 +205,13 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     report["objects"] = [s["objects"] for s in samples if s.get("kind") in ("gc_start", "gc")]  # start, end
     full = [t for s in samples if s.get("kind") == "gc_full" for t in s["seconds"]]
     report["full_collections"] = summary(full) if full else {"n": 0}  # in the updates or between them
+    for s in samples:  # one full collection at the end, in two parts: freeing the garbage, walking the rest
+        if s.get("kind") == "gc_walk":
+            report["last_collection"] = {
+                "freed_objects": s["freed"],
+                "freeing_ms": round(1000 * (s["freeing"] - s["walk"]), 1),
+                "walk_ms": round(1000 * s["walk"], 1),
+            }
     report.update(report_of(samples, games, args.mode))
     (folder / "report.json").write_text(json.dumps({"report": report, "samples": samples}, indent=1))
     print(f"kept in {folder}", file=sys.stderr)

@@ -164,6 +164,12 @@ class Probe:
     async def finish(self) -> None:
         import collections
 
+        c0 = time.thread_time()
+        freed = gc.collect()  # what the last moves left
+        c1 = time.thread_time()
+        gc.collect()  # nothing left to free: only the walk through what lives
+        c2 = time.thread_time()
+        self.samples.append({"kind": "gc_walk", "freed": freed, "freeing": c1 - c0, "walk": c2 - c1})
         kinds = collections.Counter(f"{type(o).__module__}.{type(o).__qualname__}" for o in gc.get_objects())
         self.samples.append(
             {"kind": "gc", "objects": len(gc.get_objects()), "stats": gc.get_stats(), "top": kinds.most_common(25)}

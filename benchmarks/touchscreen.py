@@ -172,6 +172,10 @@ def report_of(samples: list[dict[str, Any]], games: list[str], mode: str) -> dic
         phone = [s["phone"] for s in mine if "phone" in s]
         if phone:
             row["phone"] = summary(phone)
+            # the same waits without the time a full collection held the loop meanwhile
+            rest = [s["phone"] - s.get("phone_gc", 0.0) for s in mine if "phone" in s]
+            row["phone_without_collections"] = summary(rest)
+            row["phone_waits_with_a_collection"] = sum(1 for s in mine if s.get("phone_gc", 0.0) > 0)
         report[game] = row
     return report
 

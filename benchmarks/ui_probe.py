@@ -68,6 +68,8 @@ class Probe:
         self.profile: Any = None
         self.gc_started = 0.0
         self.full_collections: list[float] = []  # CPU seconds of each full collection
+        self.full_walls: list[tuple[float, float]] = []  # when each ran (perf_counter: start, end)
+        self.gc_wall = 0.0
         # a phone on one seat of the game (its own process): when each state reached it
         self.phone: asyncio.subprocess.Process | None = None
         self.phone_reader: asyncio.Task[None] | None = None
@@ -114,9 +116,11 @@ class Probe:
         """The cyclic garbage collector's time inside an update (``gc``), and its generation."""
         if phase == "start":
             self.gc_started = time.thread_time()
+            self.gc_wall = time.perf_counter()
             return
         if info.get("generation") == 2 and self.gc_started:  # every full collection, in an update or not
             self.full_collections.append(time.thread_time() - self.gc_started)
+            self.full_walls.append((self.gc_wall, time.perf_counter()))
         if self.open is not None and self.gc_started:
             self.open["gc"] = self.open.get("gc", 0.0) + time.thread_time() - self.gc_started
             self.open["gc_generation"] = max(self.open.get("gc_generation", 0), info.get("generation", 0))
@@ -180,6 +184,10 @@ class Probe:
             key = (sample.get("game", -1), sample.get("seq", -1))
             if key in self.arrived and key in self.submitted:
                 sample["phone"] = self.arrived[key] - self.submitted[key]
+                # how much of that wait a full collection held the loop (its share of the window)
+                start, end = self.submitted[key], self.arrived[key]
+                held = sum(max(0.0, min(end, b) - max(start, a)) for a, b in self.full_walls)
+                sample["phone_gc"] = held
         Path(CONFIG["out"]).write_text(json.dumps(self.samples))
         if self.profile is not None:
             self.profile.dump_stats(CONFIG["profile"])

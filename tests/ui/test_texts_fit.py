@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 from driver import ROOT, AppProcess
+from PIL import Image
 from prepare import saved_game
 from test_screens_ui import busy_myk, busy_vm
 
@@ -26,7 +27,7 @@ from companion.app.i18n import LANGUAGES
 from companion.app.savedgame import load_game
 from companion.app.store import Store
 from companion.core.audience import TABLE
-from companion.core.jsonvalue import JSONObject
+from companion.core.jsonvalue import JSON, JSONObject
 from ui.controller import PREF_LARGE_TEXT
 
 DOCS = ROOT / "docs" / "screenshots"
@@ -237,3 +238,65 @@ def test_every_text_fits_its_place_on_every_screen(
     finally:
         app.stop()
     assert clipped == {}, f"texts that do not fit in {lang}{size}: {clipped}"
+
+
+def test_large_text_switched_while_a_game_is_open_draws_what_a_start_in_it_draws(
+    display: str, tmp_path: Path, saved_games: tuple[Path, dict[str, int]]
+) -> None:
+    """Settings → Large text while a game is open: back at the table, every part of its screen is
+    drawn at the new size — the very pixels the app draws when it starts with the setting on — and
+    switched off again, the very pixels of before. (The table screen keeps each part while what it
+    shows is unchanged: a part kept from before the switch would keep its old size.)"""
+    data, ids = saved_games
+    app = AppProcess(display, tmp_path, language="de")
+    shutil.copytree(data, app.data)
+
+    def table(name: str) -> bytes:
+        """The table screen once it stands still (a scroll view's bar fades out after a scroll)."""
+        app.wait_screen("game")
+        assert app.clipped() == [], name
+        shot = b""
+        for _ in range(60):
+            app.call({"cmd": "frames", "count": 20})
+            last, shot = shot, Image.open(app.screenshot(f"large-live-{name}")).convert("RGB").tobytes()
+            if shot == last:
+                return shot
+        raise AssertionError(f"the table screen ({name}) never stood still")
+
+    def remembered() -> JSON:
+        with Store(app.data / "companion.sqlite3") as store:
+            return store.preferences().get(PREF_LARGE_TEXT)
+
+    def switch(to: str) -> None:
+        app.tap("game.home")
+        app.wait_screen("start")
+        app.tap("start.settings")
+        app.wait_screen("settings")
+        app.tap(f"settings.large_text.{to}")
+        app.wait(lambda _s: remembered() is (to == "on"), what=f"large text {to}")
+        app.call({"cmd": "frames", "count": 3})  # the screens drawn again at the new size
+        app.tap("settings.back")
+        app.wait_screen("start")
+        app.tap("start.resume")
+
+    app.start()
+    try:
+        if app.wait(lambda s: s["screen"] in ("start", "game"))["screen"] == "game":  # the last game open
+            app.tap("game.home")
+            app.wait_screen("start")
+        app.tap("start.saved")
+        app.wait_screen("saved")
+        app.tap(f"saved.open.{ids['vm']}")
+        normal = table("normal")
+        switch("on")
+        live = table("on")
+        app.stop()
+        app.start()  # the setting is remembered: the app starts in it, on the same table
+        fresh = table("on-after-a-start")
+        switch("off")
+        back = table("off")
+    finally:
+        app.stop()
+    assert live != normal, "the switch changed nothing on the table screen"
+    assert live == fresh, "switched live, the table screen differs from a start in large text"
+    assert back == normal, "switched off again, the table screen differs from before"

@@ -5,7 +5,10 @@
   frame that shows it (absolute, against issue 25's targets: no floor). A game's last action,
   whose frame shows the end screen, is reported apart (``to_end_screen``), and every full garbage
   collection, inside an update or after it, under ``full_collections``; at the end one more,
-  split into freeing what the last moves left and walking what lives (``last_collection``).
+  split into freeing what the last moves left and walking what lives (``last_collection``); and
+  the wall time of every buffer swap (``buffer_swaps``: the loop waits there while the GL
+  renderer finishes the frame — under Xvfb that is Mesa's software renderer on this machine's
+  cores, which a Pi's GPU does instead).
 - P10: a tap on a button of the table screen that acts → the frame that shows its result, wall
   time, with the app's CPU capped to model one Raspberry Pi 4 core (``--pi``: ``pispeed.py``).
 - with either, a phone on one seat (``phone_probe.py``, its own process, not capped): the action
@@ -169,6 +172,9 @@ def report_of(samples: list[dict[str, Any]], games: list[str], mode: str) -> dic
                 lat = [s["latency"] for s in mine if s["kind"] == kind]
                 if lat:
                     row[kind] = summary(lat)
+                    # less the buffer swaps meanwhile: Mesa's software renderer here, a GPU on a Pi
+                    rest = [s["latency"] - s.get("swapping", 0.0) for s in mine if s["kind"] == kind]
+                    row[f"{kind}_without_swaps"] = summary(rest)
         phone = [s["phone"] for s in mine if "phone" in s]
         if phone:
             row["phone"] = summary(phone)
@@ -176,6 +182,8 @@ def report_of(samples: list[dict[str, Any]], games: list[str], mode: str) -> dic
             rest = [s["phone"] - s.get("phone_gc", 0.0) for s in mine if "phone" in s]
             row["phone_without_collections"] = summary(rest)
             row["phone_waits_with_a_collection"] = sum(1 for s in mine if s.get("phone_gc", 0.0) > 0)
+            rest = [s["phone"] - s.get("phone_swapping", 0.0) for s in mine if "phone" in s]
+            row["phone_without_swaps"] = summary(rest)
         report[game] = row
     return report
 
@@ -209,6 +217,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     report["objects"] = [s["objects"] for s in samples if s.get("kind") in ("gc_start", "gc")]  # start, end
     full = [t for s in samples if s.get("kind") == "gc_full" for t in s["seconds"]]
     report["full_collections"] = summary(full) if full else {"n": 0}  # in the updates or between them
+    swaps = [t for s in samples if s.get("kind") == "swaps" for t in s["seconds"]]
+    report["buffer_swaps"] = summary(swaps) if swaps else {"n": 0}  # wall time the loop waits in each flip
     for s in samples:  # one full collection at the end, in two parts: freeing the garbage, walking the rest
         if s.get("kind") == "gc_walk":
             report["last_collection"] = {

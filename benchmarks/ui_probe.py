@@ -69,6 +69,7 @@ class Probe:
         self.gc_started = 0.0
         self.full_collections: list[float] = []  # CPU seconds of each full collection
         self.full_walls: list[tuple[float, float]] = []  # when each ran (perf_counter: start, end)
+        self.swaps: list[tuple[float, float]] = []  # each buffer swap (Window.flip): perf_counter start, end
         self.gc_wall = 0.0
         # a phone on one seat of the game (its own process): when each state reached it
         self.phone: asyncio.subprocess.Process | None = None
@@ -110,6 +111,14 @@ class Probe:
 
         ui.gamescreen.GameScreen.show = timed_show
         Window.bind(on_flip=self.on_flip)
+        swap = Window.flip
+
+        def timed_flip() -> None:  # the buffer swap: the loop waits for the GL renderer's frame
+            w0 = time.perf_counter()
+            swap()
+            self.swaps.append((w0, time.perf_counter()))
+
+        Window.flip = timed_flip
         gc.callbacks.append(self.on_gc)
 
     def on_gc(self, phase: str, info: dict[str, int]) -> None:
@@ -135,6 +144,11 @@ class Probe:
                 self.profile.disable()
             self.open["flip_wall"] = self.flip_wall
             self.open["screen"] = self.app.screen  # "end": the game ended, not a table-screen update
+
+    @staticmethod
+    def overlap(spans: list[tuple[float, float]], start: float, end: float) -> float:
+        """How long the ``spans`` (perf_counter start, end) lasted within [start, end]."""
+        return sum(max(0.0, min(end, b) - max(start, a)) for a, b in spans)
 
     async def frames(self, count: int = 1) -> None:
         from ui.control import next_frames
@@ -179,6 +193,7 @@ class Probe:
             {"kind": "gc", "objects": len(gc.get_objects()), "stats": gc.get_stats(), "top": kinds.most_common(25)}
         )
         self.samples.append({"kind": "gc_full", "seconds": self.full_collections})
+        self.samples.append({"kind": "swaps", "seconds": [b - a for a, b in self.swaps]})
         await self.stop_phone()
         for sample in self.samples:
             key = (sample.get("game", -1), sample.get("seq", -1))
@@ -186,8 +201,8 @@ class Probe:
                 sample["phone"] = self.arrived[key] - self.submitted[key]
                 # how much of that wait a full collection held the loop (its share of the window)
                 start, end = self.submitted[key], self.arrived[key]
-                held = sum(max(0.0, min(end, b) - max(start, a)) for a, b in self.full_walls)
-                sample["phone_gc"] = held
+                sample["phone_gc"] = self.overlap(self.full_walls, start, end)
+                sample["phone_swapping"] = self.overlap(self.swaps, start, end)
         Path(CONFIG["out"]).write_text(json.dumps(self.samples))
         if self.profile is not None:
             self.profile.dump_stats(CONFIG["profile"])
@@ -388,6 +403,7 @@ class Probe:
                 "kind": "tap_local" if local else "tap_action",
                 "tid": tid,
                 "latency": result - lifted,
+                "swapping": self.overlap(self.swaps, lifted, result),  # of it, waiting in buffer swaps
                 "to_release": released[0] - lifted,
             }
         )

@@ -1,0 +1,86 @@
+"""The players' rows: the firepower column beside the level (whose turn it is in bold), and the
+tallies with the running score (where the stack turned over is shown while there is one)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from kivy.metrics import dp
+from kivy.uix.widget import Widget
+
+from companion.core.jsonvalue import JSON
+from ui import theme
+from ui.games.base import num, obj, strs, txt
+from ui.widgets import Chip, Lbl, Panel, autogrid, fit_height, hbox, scroll, vbox
+
+if TYPE_CHECKING:
+    from ui.games.victorian_masterminds.screen import Screen
+
+
+def firepower_panel(
+    tv: Screen, labels: tuple[tuple[str, str, str], ...], firepowers: tuple[int, ...], active_: JSON, phase: JSON
+) -> Widget:
+    box = Panel(
+        Lbl(tv.t("ui.vm.firepower"), size=theme.FONT_SMALL, colour=theme.MUTED, size_hint_y=None, height=dp(20)),
+        orientation="vertical",
+        size_hint_x=None,
+        width=dp(176),
+        padding=dp(6),
+        spacing=dp(2),
+    )
+    active = txt(active_)
+    for (seat, colour, _), firepower in zip(labels, firepowers, strict=True):
+        now = seat == active and txt(phase) == "turn"
+        box.add_widget(
+            hbox(
+                Chip("", theme.player_colour(colour), width=dp(14), height=dp(22)),
+                Lbl(tv.seat_label(seat), bold=now, one_line=True, colour=theme.TEXT if now else theme.MUTED),
+                Lbl(
+                    str(firepower),
+                    size=theme.FONT_BIG,
+                    bold=True,
+                    halign="right",
+                    size_hint_x=None,
+                    width=dp(34),
+                    tid=f"vm.firepower.{seat}",
+                ),
+                size_hint_y=None,
+                height=dp(26),
+            )
+        )
+    box.add_widget(Widget())
+    return box
+
+
+def tally(tv: Screen, shown: tuple[JSON, ...]) -> Widget:
+    keys = strs(tv.facts.get("tally"))  # a count, or a list whose length is shown
+    grid = autogrid(len(keys) + 2, (dp(2), dp(1)), row_force_default=True, row_default_height=dp(27))
+    grid.add_widget(Lbl("", size_hint_x=None, width=dp(150)))
+    for key in (*keys, "score"):
+        grid.add_widget(
+            Lbl(tv.t(f"ui.vm.tally.{key}"), size=dp(14), colour=theme.MUTED, halign="center", one_line=True)
+        )
+    for p in tv.players():
+        seat, colour = txt(p.get("seat")), txt(p.get("colour"))
+        grid.add_widget(
+            hbox(
+                Chip("", theme.player_colour(colour), width=dp(12), height=dp(22)),
+                Lbl(tv.seat_label(seat), one_line=True),
+                size_hint_x=None,
+                width=dp(150),
+            )
+        )
+        values = {key: len(v) if isinstance(v := p.get(key), list) else num(v) for key in keys}
+        values["score"] = num(obj(p.get("score")).get("total"))
+        for key in (*keys, "score"):
+            big = key == "score"
+            grid.add_widget(
+                Lbl(
+                    str(values[key]),
+                    bold=big,
+                    halign="center",
+                    size=theme.FONT_BIG if big else theme.FONT,
+                    tid=f"vm.tally.{seat}.{key}",
+                )
+            )
+    return scroll(fit_height(vbox(grid)), tid="vm.tally")

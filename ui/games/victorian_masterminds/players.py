@@ -11,45 +11,66 @@ from kivy.uix.widget import Widget
 from companion.core.jsonvalue import JSON
 from ui import theme
 from ui.games.base import num, obj, strs, txt
+from ui.parts import Part
 from ui.widgets import Chip, Lbl, Panel, autogrid, fit_height, hbox, scroll, vbox
 
 if TYPE_CHECKING:
     from ui.games.victorian_masterminds.screen import Screen
 
 
-def firepower_panel(
+def firepower_part(
     tv: Screen, labels: tuple[tuple[str, str, str], ...], firepowers: tuple[int, ...], active_: JSON, phase: JSON
-) -> Widget:
+) -> Part:
+    """The firepower column: a row per player, each made again only when its own firepower or
+    whether it is that player's turn changes."""
+    active = txt(active_)
+    rows = [
+        Part(
+            f"firepower.{seat}",
+            firepower_row,
+            tv,
+            (seat, colour, name),  # what the player's label is made from
+            firepower,
+            seat == active and txt(phase) == "turn",
+        )
+        for (seat, colour, name), firepower in zip(labels, firepowers, strict=True)
+    ]
+    return Part("firepower", firepower_box, tv, children=rows)
+
+
+def firepower_box(tv: Screen) -> Widget:
+    rows = fit_height(vbox(spacing=dp(2)))
     box = Panel(
         Lbl(tv.t("ui.vm.firepower"), size=theme.FONT_SMALL, colour=theme.MUTED, size_hint_y=None, height=dp(20)),
+        rows,
+        Widget(),
         orientation="vertical",
         size_hint_x=None,
         width=dp(176),
         padding=dp(6),
         spacing=dp(2),
     )
-    active = txt(active_)
-    for (seat, colour, _), firepower in zip(labels, firepowers, strict=True):
-        now = seat == active and txt(phase) == "turn"
-        box.add_widget(
-            hbox(
-                Chip("", theme.player_colour(colour), width=dp(14), height=dp(22)),
-                Lbl(tv.seat_label(seat), bold=now, one_line=True, colour=theme.TEXT if now else theme.MUTED),
-                Lbl(
-                    str(firepower),
-                    size=theme.FONT_BIG,
-                    bold=True,
-                    halign="right",
-                    size_hint_x=None,
-                    width=dp(34),
-                    tid=f"vm.firepower.{seat}",
-                ),
-                size_hint_y=None,
-                height=dp(26),
-            )
-        )
-    box.add_widget(Widget())
+    box.content = rows
     return box
+
+
+def firepower_row(tv: Screen, label: tuple[str, str, str], firepower: int, now: bool) -> Widget:
+    seat, colour, _ = label
+    return hbox(
+        Chip("", theme.player_colour(colour), width=dp(14), height=dp(22)),
+        Lbl(tv.seat_label(seat), bold=now, one_line=True, colour=theme.TEXT if now else theme.MUTED),
+        Lbl(
+            str(firepower),
+            size=theme.FONT_BIG,
+            bold=True,
+            halign="right",
+            size_hint_x=None,
+            width=dp(34),
+            tid=f"vm.firepower.{seat}",
+        ),
+        size_hint_y=None,
+        height=dp(26),
+    )
 
 
 def tally(tv: Screen, shown: tuple[JSON, ...]) -> Widget:

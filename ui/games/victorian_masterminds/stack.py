@@ -12,7 +12,8 @@ from kivy.uix.widget import Widget
 from companion.core.jsonvalue import JSON, JSONObject
 from ui import theme
 from ui.games.base import num, obj, seq_of, txt
-from ui.widgets import Btn, Chip, Lbl, Panel, autogrid, hbox, scroll
+from ui.parts import Part
+from ui.widgets import Btn, Chip, Lbl, Panel, fit_height, hbox, scroll, vbox
 
 if TYPE_CHECKING:
     from ui.games.victorian_masterminds.screen import Screen
@@ -86,10 +87,20 @@ def step_text(tv: Screen, a: JSONObject) -> tuple[str, str]:
     return loot, ability
 
 
-def stack_panel(tv: Screen, r: JSONObject, current: bool, labels: tuple[tuple[str, str, str], ...]) -> Widget:
-    """Every agent of the stack, first placed first: its loot and what its ability did."""
+def stack_part(tv: Screen, r: JSONObject, current: bool, labels: tuple[tuple[str, str, str], ...]) -> Part:
+    """Every agent of the stack, first placed first: its loot and what its ability did. A row per
+    agent, made again only when that agent's step changes (or whether it is the one being resolved)."""
     city = tv.name("city", txt(r.get("city")))
     title = tv.t("ui.vm.stack.now" if current else "ui.vm.stack.last", city=city)
+    index = num(r.get("index"))
+    rows = [
+        Part(f"step.{i}", stack_step, tv, i, a, labels, current and i == index, current and i < index)
+        for i, a in enumerate(seq_of(r.get("agents")))
+    ]
+    return Part("stack", stack_box, tv, title, children=rows)
+
+
+def stack_box(tv: Screen, title: str) -> Widget:
     head = hbox(
         Lbl(title, bold=True, one_line=True, tid="vm.stack.title"),
         Btn(
@@ -103,30 +114,42 @@ def stack_panel(tv: Screen, r: JSONObject, current: bool, labels: tuple[tuple[st
         size_hint_y=None,
         height=theme.TOUCH_SMALL,
     )
-    grid = autogrid(3, (dp(6), dp(2)), row_force_default=True, row_default_height=dp(24))
-    index = num(r.get("index"))
-    for i, a in enumerate(seq_of(r.get("agents"))):
-        a = obj(a)
-        seat = txt(a.get("seat"))
-        agent = a.get("agent")
-        name = tv.name("agent", agent) if isinstance(agent, str) else "?"
-        chip = Chip(
-            f"{tv.seat_label(seat)} · {name}",
-            theme.player_colour(tv.colour_of(seat)),
-            theme.on_player_colour(tv.colour_of(seat)),
-            size=dp(14),
-            bold=current and i == index,
-            width=dp(210),
-        )
-        chip.opacity = 1.0 if not current or i >= index else 0.8
-        loot, ability = step_text(tv, a)
-        if a.get("cancelled") and not a.get("outcome"):
-            ability = tv.t("ui.vm.sabotaged")
-        grid.add_widget(chip)
-        grid.add_widget(Lbl(loot, size=dp(14), fit=dp(10), size_hint_x=None, width=dp(180), tid=f"vm.step.{i}.loot"))
-        # a long outcome ("+0 Wissenschaftler (1 verfallen)") gets smaller before it is shortened
-        grid.add_widget(Lbl(ability, size=dp(14), fit=dp(10), tid=f"vm.step.{i}.ability"))
+    rows = fit_height(vbox(spacing=dp(2)))
     # a stack taller than three (a Steam Mole's agent beneath) scrolls instead of pushing the title up
-    panel = Panel(head, scroll(grid), orientation="vertical", padding=dp(4), spacing=dp(2))
+    panel = Panel(head, scroll(rows), orientation="vertical", padding=dp(4), spacing=dp(2))
     panel.tid = "vm.stack"
+    panel.content = rows
     return panel
+
+
+def stack_step(
+    tv: Screen, i: int, agent_: JSON, labels: tuple[tuple[str, str, str], ...], now: bool, done: bool
+) -> Widget:
+    """One agent of the stack: who and which agent (in bold while it is resolved, dimmed once it
+    was, while the stack is being resolved), its loot, what its ability did. (``labels``: what the
+    players' labels are made from.)"""
+    a = obj(agent_)
+    seat = txt(a.get("seat"))
+    agent = a.get("agent")
+    name = tv.name("agent", agent) if isinstance(agent, str) else "?"
+    chip = Chip(
+        f"{tv.seat_label(seat)} · {name}",
+        theme.player_colour(tv.colour_of(seat)),
+        theme.on_player_colour(tv.colour_of(seat)),
+        size=dp(14),
+        bold=now,
+        width=dp(210),
+    )
+    chip.opacity = 0.8 if done else 1.0
+    loot, ability = step_text(tv, a)
+    if a.get("cancelled") and not a.get("outcome"):
+        ability = tv.t("ui.vm.sabotaged")
+    return hbox(
+        chip,
+        Lbl(loot, size=dp(14), fit=dp(10), size_hint_x=None, width=dp(180), tid=f"vm.step.{i}.loot"),
+        # a long outcome ("+0 Wissenschaftler (1 verfallen)") gets smaller before it is shortened
+        Lbl(ability, size=dp(14), fit=dp(10), tid=f"vm.step.{i}.ability"),
+        spacing=dp(6),
+        size_hint_y=None,
+        height=dp(24),
+    )

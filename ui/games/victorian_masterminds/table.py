@@ -39,7 +39,7 @@ class TableView(Screen):
             top_row,
             children=[
                 Part("level", level.level_panel, self, v.get("level"), v.get("final_round")),
-                Part("firepower", players.firepower_panel, self, labels, firepowers, v.get("active"), v.get("phase")),
+                players.firepower_part(self, labels, firepowers, v.get("active"), v.get("phase")),
                 # what to do now reads the whole snapshot and the screen's own choices
                 Part("action", turn.action_panel, self, self.msg, self.recycling, tuple(self.scanned)),
             ],
@@ -51,7 +51,7 @@ class TableView(Screen):
         parts.append(Part("cities", cities.cities_row, children=cities.city_parts(self)))
         shown = stack.stack_to_show(self)
         if shown:
-            parts.append(Part("stack", stack.stack_panel, self, shown, v.get("resolution") is not None, labels))
+            parts.append(stack.stack_part(self, shown, v.get("resolution") is not None, labels))
         else:
             tallies = tuple(p.get(key) for p in self.players() for key in self.tally_keys())
             parts.append(Part("tally", players.tally, self, tallies))

@@ -12,7 +12,7 @@ from companion.core.jsonvalue import JSON
 from ui import theme
 from ui.games.base import num, obj, strs, txt
 from ui.parts import Part
-from ui.widgets import Chip, Lbl, Panel, autogrid, fit_height, hbox, scroll, vbox
+from ui.widgets import Chip, Lbl, Panel, fit_height, hbox, scroll, vbox
 
 if TYPE_CHECKING:
     from ui.games.victorian_masterminds.screen import Screen
@@ -73,35 +73,62 @@ def firepower_row(tv: Screen, label: tuple[str, str, str], firepower: int, now: 
     )
 
 
-def tally(tv: Screen, shown: tuple[JSON, ...]) -> Widget:
-    keys = strs(tv.facts.get("tally"))  # a count, or a list whose length is shown
-    grid = autogrid(len(keys) + 2, (dp(2), dp(1)), row_force_default=True, row_default_height=dp(27))
-    grid.add_widget(Lbl("", size_hint_x=None, width=dp(150)))
-    for key in (*keys, "score"):
-        grid.add_widget(
-            Lbl(tv.t(f"ui.vm.tally.{key}"), size=dp(14), colour=theme.MUTED, halign="center", one_line=True)
-        )
+def tally_part(tv: Screen) -> Part:
+    """The tallies: a header row and a row per player, each made again only when that player's
+    tallies change (a player's part of the view stays the same object while unchanged)."""
+    rows = [Part("head", tally_head, tv)]
     for p in tv.players():
-        seat, colour = txt(p.get("seat")), txt(p.get("colour"))
-        grid.add_widget(
-            hbox(
-                Chip("", theme.player_colour(colour), width=dp(12), height=dp(22)),
-                Lbl(tv.seat_label(seat), one_line=True),
-                size_hint_x=None,
-                width=dp(150),
+        shown = tuple(p.get(key) for key in tv.tally_keys())
+        rows.append(Part(f"player.{txt(p.get('seat'))}", tally_row, tv, shown))
+    return Part("tally", tally_box, children=rows)
+
+
+def tally_box() -> Widget:
+    rows = fit_height(vbox(spacing=dp(1)))
+    view = scroll(fit_height(vbox(rows)), tid="vm.tally")
+    view.content = rows
+    return view
+
+
+def tally_head(tv: Screen) -> Widget:
+    keys = strs(tv.facts.get("tally"))  # a count, or a list whose length is shown
+    row = tally_line()
+    row.add_widget(Lbl("", size_hint_x=None, width=dp(150)))
+    for key in (*keys, "score"):
+        row.add_widget(Lbl(tv.t(f"ui.vm.tally.{key}"), size=dp(14), colour=theme.MUTED, halign="center", one_line=True))
+    return row
+
+
+def tally_row(tv: Screen, shown: tuple[JSON, ...]) -> Widget:
+    """One player's tallies (``shown``: the values of :meth:`Screen.tally_keys`)."""
+    p = dict(zip(tv.tally_keys(), shown, strict=True))
+    keys = strs(tv.facts.get("tally"))
+    seat, colour = txt(p.get("seat")), txt(p.get("colour"))
+    row = tally_line()
+    row.add_widget(
+        hbox(
+            Chip("", theme.player_colour(colour), width=dp(12), height=dp(22)),
+            Lbl(tv.seat_label(seat), one_line=True),
+            size_hint_x=None,
+            width=dp(150),
+        )
+    )
+    values = {key: len(v) if isinstance(v := p.get(key), list) else num(v) for key in keys}
+    values["score"] = num(obj(p.get("score")).get("total"))
+    for key in (*keys, "score"):
+        big = key == "score"
+        row.add_widget(
+            Lbl(
+                str(values[key]),
+                bold=big,
+                halign="center",
+                size=theme.FONT_BIG if big else theme.FONT,
+                tid=f"vm.tally.{seat}.{key}",
             )
         )
-        values = {key: len(v) if isinstance(v := p.get(key), list) else num(v) for key in keys}
-        values["score"] = num(obj(p.get("score")).get("total"))
-        for key in (*keys, "score"):
-            big = key == "score"
-            grid.add_widget(
-                Lbl(
-                    str(values[key]),
-                    bold=big,
-                    halign="center",
-                    size=theme.FONT_BIG if big else theme.FONT,
-                    tid=f"vm.tally.{seat}.{key}",
-                )
-            )
-    return scroll(fit_height(vbox(grid)), tid="vm.tally")
+    return row
+
+
+def tally_line() -> Widget:
+    """A row of the tallies: the player's 150 px, then a column per tally of equal width."""
+    return hbox(spacing=dp(2), size_hint_y=None, height=dp(27))

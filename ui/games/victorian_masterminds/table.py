@@ -53,8 +53,7 @@ class TableView(Screen):
         if shown:
             parts.append(stack.stack_part(self, shown, v.get("resolution") is not None, labels))
         else:
-            tallies = tuple(p.get(key) for p in self.players() for key in self.tally_keys())
-            parts.append(Part("tally", players.tally, self, tallies))
+            parts.append(players.tally_part(self))
         return parts
 
     # -- table options: corrections, segments, missions ----------------------------------------------

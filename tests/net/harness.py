@@ -58,6 +58,13 @@ class Rig:
         return phone
 
 
+def close_code(msg: aiohttp.WSMessage, ws: aiohttp.ClientWebSocketResponse) -> int | None:
+    """The close code the server sent: its close frame's (``msg.data``), not ``ws.close_code``, which
+    turns 1006 when this process, stalled on a loaded machine, answers the close after the server,
+    done waiting for the answer, has closed the connection."""
+    return int(msg.data) if msg.type == aiohttp.WSMsgType.CLOSE else ws.close_code
+
+
 @dataclass
 class Phone:
     """A web socket client that records every byte it receives."""
@@ -75,10 +82,7 @@ class Phone:
         # (heartbeat 20 s), so it would wait forever for a message that never comes.
         msg = await asyncio.wait_for(self.ws.receive(), timeout)
         if msg.type != aiohttp.WSMsgType.TEXT:
-            # The close code the server sent is the close frame's (``msg.data``). ``ws.close_code`` is
-            # not: it turns 1006 when the client's own reply fails because the server, done waiting
-            # for it, has closed the connection already (a stalled test process on a loaded machine).
-            return {"type": f"<{msg.type.name}>", "code": msg.data if msg.type == aiohttp.WSMsgType.CLOSE else None}
+            return {"type": f"<{msg.type.name}>", "code": close_code(msg, self.ws)}
         self.received.append(msg.data)
         data: JSONObject = json.loads(msg.data)
         return data

@@ -29,6 +29,7 @@ from typing import Any
 
 import aiohttp
 import pytest
+from harness import close_code
 from served import ROOT, Box, stop
 
 SETUP = '{"mister_x": "Xavier", "detectives": ["Dora", "Emil", "Fay"]}'
@@ -54,13 +55,6 @@ async def session_from(address: str) -> AsyncIterator[aiohttp.ClientSession]:
         yield session
 
 
-def told(msg: aiohttp.WSMessage, ws: aiohttp.ClientWebSocketResponse) -> int | None:
-    """The close code the server sent: its close frame's, not ``ws.close_code``, which turns 1006 when
-    this process, stalled on a loaded machine, answers the close after the server, done waiting for
-    the answer, has closed the connection."""
-    return int(msg.data) if msg.type == aiohttp.WSMsgType.CLOSE else ws.close_code
-
-
 class Phone:
     def __init__(self, session: aiohttp.ClientSession, ws: aiohttp.ClientWebSocketResponse) -> None:
         self.session, self.ws = session, ws
@@ -68,7 +62,7 @@ class Phone:
     async def recv(self, timeout: float = 30.0) -> dict[str, Any]:
         msg = await asyncio.wait_for(self.ws.receive(), timeout)
         if msg.type != aiohttp.WSMsgType.TEXT:
-            return {"type": f"<{msg.type.name}>", "code": told(msg, self.ws)}
+            return {"type": f"<{msg.type.name}>", "code": close_code(msg, self.ws)}
         return json.loads(msg.data)  # type: ignore[no-any-return]
 
     async def until(self, kind: str, timeout: float = 30.0) -> dict[str, Any]:
@@ -202,7 +196,7 @@ async def host_recv(ws: Any, kind: str, ident: int | None = None, timeout: float
     while True:
         msg = await asyncio.wait_for(ws.receive(), max(0.01, end - time.monotonic()))
         if msg.type != aiohttp.WSMsgType.TEXT:
-            return {"type": f"<{msg.type.name}>", "code": told(msg, ws)}
+            return {"type": f"<{msg.type.name}>", "code": close_code(msg, ws)}
         data: dict[str, Any] = json.loads(msg.data)
         if data["type"] in (kind, "error") and (ident is None or data.get("id") in (ident, None)):
             return data

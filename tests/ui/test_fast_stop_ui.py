@@ -13,6 +13,7 @@ import time
 
 import aiohttp
 from driver import ROOT, AppProcess
+from harness import close_code
 
 from companion.app.seats import SeatLinks
 from companion.app.store import Store
@@ -41,14 +42,8 @@ async def join(port: int, token: str, device: str) -> tuple[aiohttp.ClientSessio
 async def until_closed(ws: aiohttp.ClientWebSocketResponse) -> int | None:
     while True:
         msg = await asyncio.wait_for(ws.receive(), 30)
-        if msg.type == aiohttp.WSMsgType.CLOSE:
-            # The code the app sent is in its close frame. Not ``ws.close_code``: that turns 1006 when
-            # this process, stalled on a loaded machine, answers the close after the app, done
-            # waiting CLOSE_TIMEOUT for the answer, has closed the connection.
-            code: int = msg.data
-            return code
         if msg.type not in (aiohttp.WSMsgType.TEXT, aiohttp.WSMsgType.BINARY):
-            return ws.close_code
+            return close_code(msg, ws)  # the code the app sent, from its close frame
 
 
 def test_sigterm_with_phones_open_stops_the_app_at_once(app: AppProcess) -> None:

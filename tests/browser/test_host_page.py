@@ -83,6 +83,17 @@ async def open_host(r: HostRig, browser: Browser, viewport: dict[str, int]) -> P
     return page
 
 
+async def notice(page: Page, words: str) -> str:
+    """The notice's text once it says ``words``: it first says "Working…" while the request is on
+    its way (a test that read it as soon as it was shown read that on a loaded machine)."""
+    await page.wait_for_function(
+        "w => { const n = document.querySelector('#notice'); return !n.hidden && n.textContent.includes(w); }",
+        arg=words,
+        timeout=WAIT,
+    )
+    return await page.inner_text("#notice")
+
+
 async def phone_ready(page: Page, seat: str) -> None:
     await page.wait_for_selector("#status.connected", timeout=WAIT)
     await page.wait_for_function("() => window.C && C.state", timeout=WAIT)
@@ -133,8 +144,7 @@ def test_a_scotland_yard_night_run_from_the_host_page(tmp_path: Path) -> None:
             await x.goto(r.base + "/")
             await x.fill("#code", "zz zzz")
             await x.click("#join button")
-            await x.wait_for_selector("#notice:not([hidden])", timeout=WAIT)
-            assert "does not open a seat" in await x.inner_text("#notice")
+            assert "does not open a seat" in await notice(x, "does not open a seat")
             await x.fill("#code", code.lower())
             await shot(x, "landing")
             await x.click("#join button")
@@ -288,8 +298,7 @@ def test_victorian_masterminds_and_mykerinos_set_up_on_the_host_page(tmp_path: P
             await host.click("[data-tab=new]")
             await host.click("[data-choose=mykerinos]")
             await host.click("[data-start]")  # no colours yet: refused in words, nothing started
-            await host.wait_for_selector("#notice:not([hidden])", timeout=WAIT)
-            assert "2 to 4 different colours" in await host.inner_text("#notice")
+            assert "2 to 4 different colours" in await notice(host, "2 to 4 different colours")
             for colour in ("red", "white", "blue"):
                 await host.click(f"[data-colour={colour}]")
             assert (await host.inner_text("[data-colour=blue]")).startswith("3.")

@@ -6,7 +6,9 @@ and the arguments it makes it from. :func:`sync` puts those parts into a layout:
 function and arguments are the same as last time keeps its widget — untouched, with its text
 textures, its scroll position, its pressed state — and only a part whose arguments changed is made
 again. A part may hold parts of its own (``children``), synced into its widget the same way, so a
-panel stays while one row of it changes.
+panel stays while one row of it changes. A part whose arguments changed may also be changed in
+place (``update``: a label given its new text) rather than made again: a Kivy widget costs far more
+to make than to change (:func:`ui.widgets.text_part`).
 
 "The same" is the very object first — a part of the game's view that did not change is the same
 object in the next snapshot (``companion.core.shared``: ``per_state``, ``per_part``) — and equal
@@ -43,17 +45,26 @@ class Kept:
 class Part:
     """One part of a screen: ``fn(*args)`` makes its widget, kept while ``fn`` and ``args`` stay
     the same. ``children``: parts synced into the widget's ``content`` (or the widget itself)
-    every time, whether the widget was kept or made again."""
+    every time, whether the widget was kept or made again. ``update``: when the arguments changed,
+    ``update(widget, *args)`` may change the widget ``fn`` made before so that it shows the new
+    ones — it returns ``False`` when it cannot (the widget is then made again), and what it leaves
+    must look as ``fn(*args)`` would."""
 
-    __slots__ = ("args", "children", "fn", "name")
+    __slots__ = ("args", "children", "fn", "name", "update")
 
     def __init__(
-        self, name: str, fn: Callable[..., Widget], *args: Any, children: Sequence[Part] | None = None
+        self,
+        name: str,
+        fn: Callable[..., Widget],
+        *args: Any,
+        children: Sequence[Part] | None = None,
+        update: Callable[..., bool] | None = None,
     ) -> None:
         self.name = name
         self.fn = fn
         self.args = args
         self.children = children
+        self.update = update
 
     def key(self) -> tuple[Any, ...]:
         return (self.fn, *self.args)
@@ -100,7 +111,9 @@ def _sync(box: Widget, parts: Sequence[Part], kept: dict[str, Kept]) -> list[Wid
         if old is None:
             old = kept[part.name] = Kept(key, part.make())
         elif not same(old.key, key):
-            old.key, old.widget = key, part.make()
+            if not (part.update is not None and old.key[0] is part.fn and part.update(old.widget, *part.args)):
+                old.widget = part.make()
+            old.key = key
         widgets.append(old.widget)
         if part.children is not None:
             _sync(content(old.widget), part.children, old.children)

@@ -32,6 +32,7 @@ from kivy.uix.widget import Widget
 from kivy.utils import escape_markup
 
 from ui import theme
+from ui.parts import Part
 from ui.theme import RGBA
 
 # Characters the default font (Roboto) has no glyph for, drawn with DejaVu Sans (shipped with Kivy):
@@ -148,7 +149,8 @@ class Lbl(Label):
         fit: float | None = None,
         **kwargs: Any,
     ) -> None:
-        text, kwargs["markup"] = drawable(text, bool(kwargs.get("markup")))
+        self._given_markup = bool(kwargs.get("markup"))
+        text, kwargs["markup"] = drawable(text, self._given_markup)
         normal, size = size, theme.font(size)
         super().__init__(text=text, font_size=size, color=colour, bold=bold, halign=halign, valign=valign, **kwargs)
         self.tid = tid
@@ -170,6 +172,11 @@ class Lbl(Label):
         else:
             self.bind(size=lambda *_: setattr(self, "text_size", (self.width, self.height)))
             large_where_it_fits(self, normal, one_line=False)
+
+    def show(self, text: str, colour: RGBA = theme.TEXT, bold: bool = False) -> None:
+        """Show another text, colour or boldness, as a label made with them would."""
+        self.text, self.markup = drawable(text, self._given_markup)  # an equal value changes nothing
+        self.color, self.bold = colour, bold
 
     def _words_fit(self, *_: Any) -> None:
         normal: float = self.normal_size
@@ -252,6 +259,7 @@ class Btn(Button):
             self.width = max(width, theme.TOUCH_SMALL)
         self._words, self._font = text, size
         self.bind(size=lambda *_: self._wrap())
+        self._selected, self._bold = selected, bold or selected
         self._normal = theme.ACCENT if selected else colour
         self.bind(state=self._show_state, disabled=self._show_state)
 
@@ -283,6 +291,21 @@ class Btn(Button):
                 largest = max(size, largest - dp(1))
             size = largest
         (self.text, self.markup), self.font_size = drawable(text), size
+
+    def show(self, text: str, on: Callable[[], object] | None, colour: RGBA, text_colour: RGBA, bold: bool) -> None:
+        """Show another text, colour or boldness and act otherwise, as a button made with them would
+        (one made ``selected`` stays so)."""
+        self._on = on
+        self.color = text_colour
+        bold = bold or self._selected
+        if not self._selected:
+            self._normal = colour
+        if text != self._words or bold != self._bold:  # its words are fitted to the button again
+            self._words, self._bold = text, bold
+            self.bold = bold
+            self.text, self.markup = drawable(text, self._given_markup)
+            self._wrap()
+        self._show_state()
 
     def _show_state(self, *_: Any) -> None:
         if self.disabled:
@@ -681,3 +704,94 @@ class Toast(Label):
         if self.opacity > 0 and self.text:
             self.hide()
         return False
+
+
+# -- widgets as parts of a screen (ui.parts), changed in place -----------------------------------------
+# A label or button whose text, colour or boldness changed is given them (about a tenth of what making
+# it costs: a Kivy widget applies its class rules and builds its canvas when made); any other change of
+# its looks makes it again.
+
+Style = tuple[tuple[str, Any], ...]
+LIVE = ("text_colour", "colour", "bold")  # what a kept label or button is given in place
+
+
+def style_of(style: dict[str, Any]) -> Style:
+    return tuple(sorted(style.items()))
+
+
+def _fixed(style: Style) -> Style:
+    return tuple(item for item in style if item[0] not in LIVE)
+
+
+def text_part(name: str, text: str, **style: Any) -> Part:
+    """A :class:`Lbl` (``style``: its arguments) as a part that a new text, colour or boldness
+    changes in place. In the large-text mode it is made again: a crowded panel may have given the
+    label back its normal size, which a new text may not need."""
+    return Part(name, _label, text, style_of(style), update=_relabel)
+
+
+def _label(text: str, style: Style) -> Lbl:
+    label = Lbl(text, **dict(style))
+    label.part_style = style
+    return label
+
+
+def _relabel(label: Widget, text: str, style: Style) -> bool:
+    if not isinstance(label, Lbl) or theme.large_text() or _fixed(label.part_style) != _fixed(style):
+        return False
+    looks = dict(style)
+    label.show(text, looks.get("colour", theme.TEXT), looks.get("bold", False))
+    label.part_style = style
+    return True
+
+
+def button_part(name: str, text: str, on: Callable[[], object] | None, **style: Any) -> Part:
+    """A :class:`Btn` (``style``: its arguments but ``on``) as a part that a new text, colour,
+    boldness or action changes in place (``on`` is compared as a value: give an intent to a
+    :func:`functools.partial` and the same intent keeps the button untouched)."""
+    return Part(name, _button, text, on, style_of(style), update=_rebutton)
+
+
+def _button(text: str, on: Callable[[], object] | None, style: Style) -> Btn:
+    button = Btn(text, on, **dict(style))
+    button.part_style = style
+    return button
+
+
+def _rebutton(button: Widget, text: str, on: Callable[[], object] | None, style: Style) -> bool:
+    if not isinstance(button, Btn) or _fixed(button.part_style) != _fixed(style):
+        return False
+    looks = dict(style)
+    button.show(
+        text, on, looks.get("colour", theme.BUTTON), looks.get("text_colour", theme.TEXT), looks.get("bold", False)
+    )
+    button.part_style = style
+    return True
+
+
+def chip_part(name: str, text: str, colour: RGBA, opacity: float = 1.0, **style: Any) -> Part:
+    """A :class:`Chip` as a part that a new boldness or opacity (a stack's agent being resolved,
+    then resolved) changes in place."""
+    return Part(name, _chip, text, colour, opacity, style_of(style), update=_rechip)
+
+
+def _chip(text: str, colour: RGBA, opacity: float, style: Style) -> Chip:
+    looks = dict(style)
+    tid = looks.pop("tid", "")
+    chip = Chip(text, colour, **looks)
+    chip.opacity, chip.tid, chip.part_style = opacity, tid, (text, colour, style)
+    return chip
+
+
+def _rechip(chip: Widget, text: str, colour: RGBA, opacity: float, style: Style) -> bool:
+    if not isinstance(chip, Chip) or theme.large_text():
+        return False
+    was_text, was_colour, was = chip.part_style
+    if (was_text, was_colour, tuple(i for i in was if i[0] != "bold")) != (
+        text,
+        colour,
+        tuple(i for i in style if i[0] != "bold"),
+    ):
+        return False
+    chip.bold, chip.opacity, chip.part_style = dict(style).get("bold", False), opacity, (text, colour, style)
+    return True

@@ -89,3 +89,74 @@ def test_parts_are_kept_while_their_arguments_are_unchanged(kivy: None) -> None:
 
     with pytest.raises(ValueError):
         sync(box, [Part("a", cell, "a", 1), Part("a", cell, "a", 2)])
+
+
+def test_labels_buttons_and_chips_are_changed_in_place_and_look_as_if_made_anew(kivy: None) -> None:
+    """A part whose words, colour or boldness changed keeps its widget and is given them
+    (``update``); what it then draws is what a widget made with them draws, pixel for pixel. Any
+    other change of its looks makes it again."""
+    from kivy.uix.boxlayout import BoxLayout
+
+    from ui import theme
+    from ui.parts import forget, sync
+    from ui.widgets import Btn, Chip, Lbl, button_part, chip_part, text_part
+
+    def drawn(label: Any) -> tuple[Any, bytes]:
+        label.width = 300  # laid out: its text is wrapped or fitted to its width
+        label.texture_update()
+        return label.texture_size, bytes(label.texture.pixels)
+
+    box = BoxLayout()
+    styles: list[dict[str, Any]] = [
+        {"wrap": True, "bold": True, "tid": "t.prompt"},
+        {"one_line": True, "colour": theme.MUTED},
+        {"size": 14, "fit": 10},
+    ]
+    for n, style in enumerate(styles):
+        first = sync(box, [text_part("line", "Red: place your top agent", **style)])[0]
+        assert isinstance(first, Lbl)
+        changed = {**style, "bold": not style.get("bold", False), "colour": theme.WARN}
+        again = sync(box, [text_part("line", "Blue → London, then tap its city (2 scientists)", **changed)])[0]
+        assert again is first, f"style {n}: the label was made again"
+        fresh = Lbl("Blue → London, then tap its city (2 scientists)", **changed)
+        assert (again.text, again.markup, again.bold, tuple(again.color)) == (
+            fresh.text,
+            fresh.markup,
+            fresh.bold,
+            tuple(fresh.color),
+        )
+        assert drawn(again) == drawn(fresh), f"style {n}: drawn otherwise than a new label"
+        other = sync(box, [text_part("line", "Blue", **{**changed, "halign": "right"})])[0]
+        assert other is not first, "a change of its looks other than colour and boldness makes it again"
+        forget(box)
+
+    # a button: an equal intent keeps it untouched; new words and a new action change it in place
+    pressed: list[str] = []
+
+    class Act:
+        def __init__(self, name: str) -> None:
+            self.name = name
+
+        def __call__(self) -> None:
+            pressed.append(self.name)
+
+        def __eq__(self, other: object) -> bool:
+            return isinstance(other, Act) and other.name == self.name
+
+    button = sync(box, [button_part("go", "End the turn", Act("end"), tid="vm.end_turn")])[0]
+    assert isinstance(button, Btn)
+    changed_button = sync(box, [button_part("go", "Extra turn", Act("extra"), tid="vm.end_turn", colour=theme.GOOD)])[0]
+    assert changed_button is button
+    button.dispatch("on_release")
+    assert pressed == ["extra"]
+    fresh_button = Btn("Extra turn", None, tid="vm.end_turn", colour=theme.GOOD)
+    assert (button.text, tuple(button.background_color)) == (fresh_button.text, tuple(fresh_button.background_color))
+    assert sync(box, [button_part("go", "Extra turn", Act("extra"), tid="vm.other")])[0] is not button
+    forget(box)
+
+    # a chip: boldness and fading change in place; another text makes it again
+    chip = sync(box, [chip_part("agent", "Red · Gunner", theme.player_colour("red"), 1.0, bold=False)])[0]
+    assert isinstance(chip, Chip)
+    now = sync(box, [chip_part("agent", "Red · Gunner", theme.player_colour("red"), 0.55, bold=True)])[0]
+    assert now is chip and chip.bold and chip.opacity == 0.55
+    assert sync(box, [chip_part("agent", "Blue · Gunner", theme.player_colour("red"), 0.55, bold=True)])[0] is not chip

@@ -26,7 +26,7 @@ from companion.core.jsonvalue import JSON, JSONObject
 from companion.games import facts, game_names, preferences
 from ui import theme
 from ui.parts import Part, forget, sync
-from ui.widgets import Btn, Lbl, fit_height, vbox
+from ui.widgets import Btn, Lbl, button_part, fit_height, vbox
 
 if TYPE_CHECKING:
     from ui.shell import CompanionApp
@@ -62,6 +62,25 @@ def preference(game: str, setup_key: str = "", players: int | None = None) -> tu
 def strs(value: JSON) -> list[str]:
     """The texts of a JSON list (e.g. a list of the game's facts)."""
     return [s for s in seq_of(value) if isinstance(s, str)]
+
+
+class Sends:
+    """What a button does that sends an intent: equal to another that sends an equal intent from
+    the same screen (so a part keeps the button while its intent is unchanged)."""
+
+    __slots__ = ("intent", "screen")
+
+    def __init__(self, screen: TableView, intent: JSONObject) -> None:
+        self.screen = screen
+        self.intent = intent
+
+    def __call__(self) -> None:
+        self.screen.send(self.intent)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Sends) and other.screen is self.screen and other.intent == self.intent
+
+    __hash__ = None  # type: ignore[assignment]
 
 
 class TableView(BoxLayout):
@@ -104,6 +123,14 @@ class TableView(BoxLayout):
         than one tap: a dialog, a room to pick). ``style``: :class:`~ui.widgets.Btn`'s looks."""
         on = act if callable(act) else partial(self.send, act)
         return Btn(label, on, tid=tid, **style)
+
+    def action_part(
+        self, name: str, label: str, act: JSONObject | Callable[[], object], tid: str, **style: Any
+    ) -> Part:
+        """:meth:`action_button` as a part of a panel: kept while its words, looks and intent stay
+        the same, and changed in place when they change (:func:`ui.widgets.button_part`)."""
+        on = act if callable(act) else Sends(self, act)
+        return button_part(name, label, on, tid=tid, **style)
 
     # -- drawing ---------------------------------------------------------------------------------
     def render(self, msg: JSONObject) -> None:

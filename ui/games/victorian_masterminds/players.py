@@ -12,7 +12,7 @@ from companion.core.jsonvalue import JSON
 from ui import theme
 from ui.games.base import num, obj, strs, txt
 from ui.parts import Part
-from ui.widgets import Chip, Lbl, Panel, fit_height, hbox, scroll, vbox
+from ui.widgets import Chip, Lbl, Panel, fit_height, hbox, scroll, text_part, vbox
 
 if TYPE_CHECKING:
     from ui.games.victorian_masterminds.screen import Screen
@@ -25,15 +25,8 @@ def firepower_part(
     whether it is that player's turn changes."""
     active = txt(active_)
     rows = [
-        Part(
-            f"firepower.{seat}",
-            firepower_row,
-            tv,
-            (seat, colour, name),  # what the player's label is made from
-            firepower,
-            seat == active and txt(phase) == "turn",
-        )
-        for (seat, colour, name), firepower in zip(labels, firepowers, strict=True)
+        firepower_part_of(tv, seat, colour, firepower, seat == active and txt(phase) == "turn")
+        for (seat, colour, _), firepower in zip(labels, firepowers, strict=True)
     ]
     return Part("firepower", firepower_box, tv, children=rows)
 
@@ -54,23 +47,28 @@ def firepower_box(tv: Screen) -> Widget:
     return box
 
 
-def firepower_row(tv: Screen, label: tuple[str, str, str], firepower: int, now: bool) -> Widget:
-    seat, colour, _ = label
-    return hbox(
-        Chip("", theme.player_colour(colour), width=dp(14), height=dp(22)),
-        Lbl(tv.seat_label(seat), bold=now, one_line=True, colour=theme.TEXT if now else theme.MUTED),
-        Lbl(
-            str(firepower),
-            size=theme.FONT_BIG,
-            bold=True,
-            halign="right",
-            size_hint_x=None,
-            width=dp(34),
-            tid=f"vm.firepower.{seat}",
-        ),
-        size_hint_y=None,
-        height=dp(26),
+def firepower_part_of(tv: Screen, seat: str, colour: str, firepower: int, now: bool) -> Part:
+    """One player's row: the name in bold while it is their turn, and their firepower."""
+    name = text_part("name", tv.seat_label(seat), bold=now, one_line=True, colour=theme.TEXT if now else theme.MUTED)
+    value = text_part(
+        "value",
+        str(firepower),
+        size=theme.FONT_BIG,
+        bold=True,
+        halign="right",
+        size_hint_x=None,
+        width=dp(34),
+        tid=f"vm.firepower.{seat}",
     )
+    return Part(f"firepower.{seat}", firepower_row, children=[Part("colour", colour_chip, colour), name, value])
+
+
+def firepower_row() -> Widget:
+    return hbox(size_hint_y=None, height=dp(26))
+
+
+def colour_chip(colour: str) -> Widget:
+    return Chip("", theme.player_colour(colour), width=dp(14), height=dp(22))
 
 
 def tally_part(tv: Screen) -> Part:

@@ -16,60 +16,50 @@ from companion.core.jsonvalue import JSONObject
 from ui import theme
 from ui.games.base import num, obj, seq_of, txt
 from ui.games.victorian_masterminds import corrections
-from ui.widgets import Btn, Chip, Dialog, Lbl, Panel, autogrid, fit_height, hbox, vbox
+from ui.parts import Part
+from ui.widgets import Btn, Dialog, Lbl, autogrid, button_part, chip_part, fit_height, hbox, text_part, vbox
 
 if TYPE_CHECKING:
     from ui.games.victorian_masterminds.screen import Screen
 
 
-def resolution_panel(tv: Screen, box: Panel, acts: dict[str, JSONObject]) -> Widget:
+def resolution_rows(tv: Screen, acts: dict[str, JSONObject]) -> list[Part]:
+    """The panel's parts while a stack is resolved: at each step only the agents' chips whose
+    boldness or fading changed, the question's words and the answers' buttons change in place."""
     r = obj(tv.view.get("resolution"))
-    box.add_widget(stack_sequence(tv, r))
+    rows = [sequence_part(tv, r)]
     waiting = obj(r.get("waiting"))
     kind = txt(waiting.get("kind"))
+    small = theme.FONT_SMALL
     if kind:
         who = tv.seat_label(txt(waiting.get("seat")))
-        box.add_widget(
-            Lbl(
-                tv.t("ui.vm.question", player=who, question=tv.t(f"vm.waiting.{kind}")),
-                wrap=True,
-                bold=True,
-                size=theme.FONT_SMALL,
-                tid="vm.question",
-            )
-        )
+        question = tv.t("ui.vm.question", player=who, question=tv.t(f"vm.waiting.{kind}"))
+        rows.append(text_part("question", question, wrap=True, bold=True, size=small, tid="vm.question"))
     if "vm.take_loot" in acts and kind == "engineer":  # the power began before the loot: it waits for the owner
-        box.add_widget(
-            Lbl(
-                tv.t("ui.vm.loot_waits", city=tv.name("city", txt(r.get("city")))),
-                size=theme.FONT_SMALL,
-                colour=theme.MUTED,
-                one_line=True,
-                tid="vm.loot_waits",
-            )
-        )
+        waits = tv.t("ui.vm.loot_waits", city=tv.name("city", txt(r.get("city"))))
+        rows.append(text_part("loot_waits", waits, size=small, colour=theme.MUTED, one_line=True, tid="vm.loot_waits"))
     answers = resolution_answers(tv, acts)
     if answers:
-        grid = autogrid(min(5, len(answers)), dp(4))
-        for btn in answers:
-            grid.add_widget(btn)
-        box.add_widget(grid)
+        rows.append(Part("answers", answer_grid, min(5, len(answers)), children=answers))
     elif kind:
-        box.add_widget(Lbl(tv.t("ui.vm.on_phone"), size=theme.FONT_SMALL, colour=theme.MUTED, wrap=True))
-    box.add_widget(Widget())
-    return box
+        rows.append(text_part("on_phone", tv.t("ui.vm.on_phone"), size=small, colour=theme.MUTED, wrap=True))
+    rows.append(Part("gap", Widget))
+    return rows
 
 
-def stack_sequence(tv: Screen, r: JSONObject) -> Widget:
+def answer_grid(cols: int) -> Widget:
+    return autogrid(cols, dp(4))
+
+
+def sequence_part(tv: Screen, r: JSONObject) -> Part:
     """The city and its stack's agents in the order they resolve: the current one bold, the
     resolved ones faded, a sabotaged one said so (or struck through where that is too long)."""
-    sequence = hbox(
-        Lbl(tv.name("city", txt(r.get("city"))), bold=True, size_hint_x=None, width=dp(100), one_line=True),
-        size_hint_y=None,
-        height=dp(28),
-        spacing=dp(4),
-    )
     index = num(r.get("index"))
+    chips: list[Part] = [
+        text_part(
+            "city", tv.name("city", txt(r.get("city"))), bold=True, size_hint_x=None, width=dp(100), one_line=True
+        )
+    ]
     for i, a in enumerate(seq_of(r.get("agents"))):
         a = obj(a)
         seat = txt(a.get("seat"))
@@ -78,33 +68,40 @@ def stack_sequence(tv: Screen, r: JSONObject) -> Widget:
         short = ""
         if a.get("cancelled"):  # "Daredevil (sabotaged)", or the name struck through where that is too long
             label, short = escape_markup(f"{label} {tv.t('ui.vm.sabotaged')}"), f"[s]{escape_markup(label)}[/s]"
-        chip = Chip(
-            label,
-            theme.player_colour(tv.colour_of(seat)),
-            theme.on_player_colour(tv.colour_of(seat)),
-            size=dp(14),
-            bold=i == index,
-            short=short,
-            markup=bool(short),
+        colour = tv.colour_of(seat)
+        chips.append(
+            chip_part(
+                f"agent.{i}",
+                label,
+                theme.player_colour(colour),
+                0.55 if a.get("done") else 1.0,
+                text_colour=theme.on_player_colour(colour),
+                size=dp(14),
+                bold=i == index,
+                short=short,
+                markup=bool(short),
+                tid=f"vm.resolve.{i}",
+            )
         )
-        chip.opacity = 0.55 if a.get("done") else 1.0
-        chip.tid = f"vm.resolve.{i}"
-        sequence.add_widget(chip)
-    return sequence
+    return Part("sequence", sequence_row, children=chips)
 
 
-def small_button(label: str, on_press: Callable[[], None], tid: str, colour: Any = theme.BUTTON) -> Btn:
+def sequence_row() -> Widget:
+    return hbox(size_hint_y=None, height=dp(28), spacing=dp(4))
+
+
+def small_button(name: str, label: str, on_press: Callable[[], None], tid: str, colour: Any = theme.BUTTON) -> Part:
     """A button of the resolution's answers that opens a dialog rather than acting at once."""
-    return Btn(label, on_press, tid=tid, size=theme.FONT_SMALL, height=theme.TOUCH_SMALL, colour=colour)
+    return button_part(name, label, on_press, tid=tid, size=theme.FONT_SMALL, height=theme.TOUCH_SMALL, colour=colour)
 
 
-def resolution_answers(tv: Screen, acts: dict[str, JSONObject]) -> list[Btn]:
+def resolution_answers(tv: Screen, acts: dict[str, JSONObject]) -> list[Part]:
     """The answers the stack being resolved waits for, one button each, in the order asked."""
-    answers: list[Btn] = []
+    answers: list[Part] = []
 
     def answer(label: str, intent: JSONObject, tid: str, colour: Any = theme.BUTTON) -> None:
         answers.append(
-            tv.action_button(label, intent, tid, size=theme.FONT_SMALL, height=theme.TOUCH_SMALL, colour=colour)
+            tv.action_part(tid, label, intent, tid, size=theme.FONT_SMALL, height=theme.TOUCH_SMALL, colour=colour)
         )
 
     for agent in seq_of(acts.get("vm.reveal", {}).get("agents")):
@@ -121,17 +118,21 @@ def resolution_answers(tv: Screen, acts: dict[str, JSONObject]) -> list[Btn]:
         answer(label, {"kind": "vm.choose_building", "building": b}, f"vm.building.{b or 'none'}")
     if "vm.henchman" in acts:
         if acts["vm.henchman"].get("reward_needed"):  # the mission card's printed reward: asked when met
-            answers.append(small_button(tv.t("ui.vm.met"), partial(reward_dialog, tv), "vm.henchman.yes", theme.GOOD))
+            met_reward = partial(reward_dialog, tv)
+            answers.append(
+                small_button("vm.henchman.yes", tv.t("ui.vm.met"), met_reward, "vm.henchman.yes", theme.GOOD)
+            )
         else:
             met: JSONObject = {"kind": "vm.henchman", "met": True, "reward": None, "label": None}
             answer(tv.t("ui.vm.met"), met, "vm.henchman.yes", theme.GOOD)
         not_met: JSONObject = {"kind": "vm.henchman", "met": False, "reward": None, "label": None}
         answer(tv.t("ui.vm.not_met"), not_met, "vm.henchman.no")
     if "vm.engineer_done" in acts:
-        answers.append(small_button(tv.t("ui.vm.adjust"), partial(corrections.adjust_dialog, tv), "vm.engineer.adjust"))
+        adjust = partial(corrections.adjust_dialog, tv)
+        answers.append(small_button("vm.engineer.adjust", tv.t("ui.vm.adjust"), adjust, "vm.engineer.adjust"))
         if "vm.place_under" in acts:
-            under = acts["vm.place_under"]
-            answers.append(small_button(tv.t("ui.vm.under"), lambda: under_dialog(tv, under), "vm.under"))
+            under = partial(under_dialog, tv, acts["vm.place_under"])
+            answers.append(small_button("vm.under", tv.t("ui.vm.under"), under, "vm.under"))
         answer(tv.t("ui.vm.engineer_done"), {"kind": "vm.engineer_done"}, "vm.engineer_done", theme.GOOD)
     return answers
 

@@ -13,7 +13,7 @@ from companion.core.jsonvalue import JSON, JSONObject
 from ui import theme
 from ui.games.base import num, obj, seq_of, txt
 from ui.parts import Part
-from ui.widgets import Btn, Chip, Lbl, Panel, fit_height, hbox, scroll, vbox
+from ui.widgets import Btn, Lbl, Panel, chip_part, fit_height, hbox, scroll, text_part, vbox
 
 if TYPE_CHECKING:
     from ui.games.victorian_masterminds.screen import Screen
@@ -94,7 +94,7 @@ def stack_part(tv: Screen, r: JSONObject, current: bool, labels: tuple[tuple[str
     title = tv.t("ui.vm.stack.now" if current else "ui.vm.stack.last", city=city)
     index = num(r.get("index"))
     rows = [
-        Part(f"step.{i}", stack_step, tv, i, a, labels, current and i == index, current and i < index)
+        step_part(tv, i, obj(a), current and i == index, current and i < index)
         for i, a in enumerate(seq_of(r.get("agents")))
     ]
     return Part("stack", stack_box, tv, title, children=rows)
@@ -122,34 +122,37 @@ def stack_box(tv: Screen, title: str) -> Widget:
     return panel
 
 
-def stack_step(
-    tv: Screen, i: int, agent_: JSON, labels: tuple[tuple[str, str, str], ...], now: bool, done: bool
-) -> Widget:
+def step_part(tv: Screen, i: int, a: JSONObject, now: bool, done: bool) -> Part:
     """One agent of the stack: who and which agent (in bold while it is resolved, dimmed once it
-    was, while the stack is being resolved), its loot, what its ability did. (``labels``: what the
-    players' labels are made from.)"""
-    a = obj(agent_)
+    was, while the stack is being resolved), its loot, what its ability did — each changed in place."""
     seat = txt(a.get("seat"))
     agent = a.get("agent")
     name = tv.name("agent", agent) if isinstance(agent, str) else "?"
-    chip = Chip(
-        f"{tv.seat_label(seat)} · {name}",
-        theme.player_colour(tv.colour_of(seat)),
-        theme.on_player_colour(tv.colour_of(seat)),
-        size=dp(14),
-        bold=now,
-        width=dp(210),
-    )
-    chip.opacity = 0.8 if done else 1.0
+    colour = tv.colour_of(seat)
     loot, ability = step_text(tv, a)
     if a.get("cancelled") and not a.get("outcome"):
         ability = tv.t("ui.vm.sabotaged")
-    return hbox(
-        chip,
-        Lbl(loot, size=dp(14), fit=dp(10), size_hint_x=None, width=dp(180), tid=f"vm.step.{i}.loot"),
-        # a long outcome ("+0 Wissenschaftler (1 verfallen)") gets smaller before it is shortened
-        Lbl(ability, size=dp(14), fit=dp(10), tid=f"vm.step.{i}.ability"),
-        spacing=dp(6),
-        size_hint_y=None,
-        height=dp(24),
+    small = dp(14)
+    return Part(
+        f"step.{i}",
+        step_row,
+        children=[
+            chip_part(
+                "agent",
+                f"{tv.seat_label(seat)} · {name}",
+                theme.player_colour(colour),
+                0.8 if done else 1.0,
+                text_colour=theme.on_player_colour(colour),
+                size=small,
+                bold=now,
+                width=dp(210),
+            ),
+            text_part("loot", loot, size=small, fit=dp(10), size_hint_x=None, width=dp(180), tid=f"vm.step.{i}.loot"),
+            # a long outcome ("+0 Wissenschaftler (1 verfallen)") gets smaller before it is shortened
+            text_part("ability", ability, size=small, fit=dp(10), tid=f"vm.step.{i}.ability"),
+        ],
     )
+
+
+def step_row() -> Widget:
+    return hbox(spacing=dp(6), size_hint_y=None, height=dp(24))

@@ -40,8 +40,7 @@ class TableView(Screen):
             children=[
                 Part("level", level.level_panel, self, v.get("level"), v.get("final_round")),
                 players.firepower_part(self, labels, firepowers, v.get("active"), v.get("phase")),
-                # what to do now reads the whole snapshot and the screen's own choices
-                Part("action", turn.action_panel, self, self.msg, self.recycling, tuple(self.scanned)),
+                turn.action_part(self),
             ],
         )
         parts = [top]

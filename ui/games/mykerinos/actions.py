@@ -15,10 +15,26 @@ from ui import theme
 from ui.games.base import obj, seq_of, txt
 from ui.games.mykerinos import start, survey
 from ui.games.mykerinos.counts import counts_done
-from ui.widgets import Btn, Lbl, Panel, autogrid, fit_height, scroll, vbox
+from ui.parts import Part
+from ui.widgets import Lbl, Panel, autogrid, button_part, fit_height, scroll, text_part, vbox
 
 if TYPE_CHECKING:
     from ui.games.mykerinos.screen import Screen
+
+
+def action_part(tv: Screen) -> Part:
+    """In a turn, the panel as a part per line and button, each changed in place when only its
+    words or intent change (whose turn it is); before the first season, while a zone is counted, in
+    the survey and for the neutral colour's step, drawn whole from the snapshot (:func:`panel`)."""
+    v = tv.view
+    acts = tv.actions()
+    if txt(v.get("phase")) in ("setup", "survey") or "myk.zone_counts" in acts or "myk.neutral" in acts:
+        return Part("action", panel, tv, tv.msg, tv.room_for, tuple(tv.patron_order))
+    return Part("turn", action_box, children=turn_rows(tv, acts))
+
+
+def action_box() -> Widget:
+    return Panel(orientation="vertical", padding=dp(6), spacing=dp(4))
 
 
 def panel(tv: Screen, msg: JSONObject, room_for: str | None, patron_order: tuple[str, ...]) -> Widget:
@@ -26,33 +42,33 @@ def panel(tv: Screen, msg: JSONObject, room_for: str | None, patron_order: tuple
     v = tv.view
     acts = tv.actions()
     phase = txt(v.get("phase"))
-    box = Panel(orientation="vertical", padding=dp(6), spacing=dp(4))
+    box = action_box()
     if phase == "setup":
         return start.panel(tv, box, acts)
     if "myk.zone_counts" in acts:
         return zone_counts_panel(tv, box)
     if phase == "survey":
         return survey.panel(tv, box, acts)
-    turn = obj(v.get("turn"))
+    seat = txt(obj(v.get("turn")).get("seat"))
+    return neutral_panel(tv, box, acts["myk.neutral"], seat)
+
+
+def turn_rows(tv: Screen, acts: dict[str, JSONObject]) -> list[Part]:
+    """Whose turn it is and the legal excavations, Sir Brown's room and passing."""
+    turn = obj(tv.view.get("turn"))
     seat = txt(turn.get("seat"))
-    if "myk.neutral" in acts:
-        return neutral_panel(tv, box, acts["myk.neutral"], seat)
+    rows: list[Part] = []
     if seat:
         final = tv.t("ui.myk.final_action") if turn.get("final") else ""
-        box.add_widget(
-            Lbl(
-                tv.t("ui.myk.your_turn", player=tv.colour_name(seat)) + final,
-                wrap=True,
-                bold=True,
-                tid="myk.prompt",
-            )
-        )
+        prompt = tv.t("ui.myk.your_turn", player=tv.colour_name(seat)) + final
+        rows.append(text_part("prompt", prompt, wrap=True, bold=True, tid="myk.prompt"))
     if tv.room_for == "sir_brown":
-        box.add_widget(Lbl(tv.t("ui.myk.pick_room_sir_brown"), wrap=True, colour=theme.WARN))
-        box.add_widget(Btn(tv.t("ui.cancel"), tv.cancel_room, tid="myk.room.cancel", width=dp(140)))
-        box.add_widget(Widget())
-        return box
-    grid = autogrid(3, dp(4))
+        rows.append(text_part("room", tv.t("ui.myk.pick_room_sir_brown"), wrap=True, colour=theme.WARN))
+        rows.append(button_part("room_cancel", tv.t("ui.cancel"), tv.cancel_room, tid="myk.room.cancel", width=dp(140)))
+        rows.append(Part("gap", Widget))
+        return rows
+    buttons: list[Part] = []
+    small = theme.FONT_SMALL
     excavate = acts.get("myk.excavate")
     if excavate is not None:
         for option in seq_of(excavate.get("options")):
@@ -60,34 +76,35 @@ def panel(tv: Screen, msg: JSONObject, room_for: str | None, patron_order: tuple
             a, p = txt(action), patron if isinstance(patron, str) else None
             with_patron = tv.t("ui.pair", label=tv.patron(p), value=tv.t(f"ui.myk.with.{a}")) if p else ""
             label = tv.t(f"ui.myk.{a}") if p is None else with_patron
-            grid.add_widget(
-                tv.action_button(
-                    label,
-                    {"kind": "myk.excavate", "seat": seat, "action": a, "patron": p},
-                    f"myk.excavate.{a}.{p or 'plain'}",
-                    size=theme.FONT_SMALL,
-                )
-            )
+            tid = f"myk.excavate.{a}.{p or 'plain'}"
+            intent: JSONObject = {"kind": "myk.excavate", "seat": seat, "action": a, "patron": p}
+            buttons.append(tv.action_part(tid, label, intent, tid, size=small))
     if "myk.sir_brown" in acts:
-        grid.add_widget(
-            Btn(tv.t("ui.myk.sir_brown"), tv.pick_room_sir_brown, tid="myk.sir_brown", size=theme.FONT_SMALL)
-        )
+        sir_brown = tv.t("ui.myk.sir_brown")
+        buttons.append(button_part("myk.sir_brown", sir_brown, tv.pick_room_sir_brown, tid="myk.sir_brown", size=small))
     if "myk.pass" in acts:
-        grid.add_widget(
-            tv.action_button(
-                tv.t("ui.myk.pass"),
-                {"kind": "myk.pass", "seat": seat},
-                "myk.pass",  # a plain button: passing ends the player's season, never the first choice
-                size=theme.FONT_SMALL,
-            )
+        # a plain button: passing ends the player's season, never the first choice
+        buttons.append(
+            tv.action_part("myk.pass", tv.t("ui.myk.pass"), {"kind": "myk.pass", "seat": seat}, "myk.pass", size=small)
         )
-    actions = vbox(grid)
+    inside = [Part("grid", button_grid, children=buttons)]
     if excavate is not None:  # what the numbers on the buttons mean
-        actions.add_widget(
-            Lbl(tv.t("ui.myk.costs_note"), size=theme.FONT_SMALL, colour=theme.MUTED, wrap=True, tid="myk.costs")
-        )
-    box.add_widget(scroll(fit_height(actions), tid="myk.actions"))
-    return box
+        costs = tv.t("ui.myk.costs_note")
+        inside.append(text_part("costs", costs, size=small, colour=theme.MUTED, wrap=True, tid="myk.costs"))
+    # a new player's buttons are shown from the top (the scroll is made again, its buttons kept)
+    rows.append(Part("actions", actions_scroll, seat, children=inside))
+    return rows
+
+
+def button_grid() -> Widget:
+    return autogrid(3, dp(4))
+
+
+def actions_scroll(seat: str) -> Widget:
+    inside = fit_height(vbox())
+    view = scroll(inside, tid="myk.actions")
+    view.content = inside
+    return view
 
 
 def zone_counts_panel(tv: Screen, box: Panel) -> Widget:

@@ -34,8 +34,7 @@ class TableView(Screen):
             top_row,
             children=[
                 players.panel(self),
-                # what to do now reads the whole snapshot and the screen's own choices
-                Part("action", actions.panel, self, self.msg, self.room_for, tuple(self.patron_order)),
+                actions.action_part(self),
             ],
         )
         parts = [top]
@@ -47,9 +46,7 @@ class TableView(Screen):
             parts.append(Part("counts", counts.counts_panel, self, acts["myk.zone_counts"], self.counts_zone, last))
         else:
             legal = self.legal_rooms(acts)
-            parts.append(
-                Part("museum", museum.museum_panel, self, v.get("museum"), v.get("wings"), v.get("layout"), legal)
-            )
+            parts.append(museum.museum_part(self, v.get("museum"), v.get("wings"), v.get("layout"), legal))
         return parts
 
     # -- corrections ----------------------------------------------------------------------------------

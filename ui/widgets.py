@@ -770,8 +770,8 @@ def _rebutton(button: Widget, text: str, on: Callable[[], object] | None, style:
 
 
 def chip_part(name: str, text: str, colour: RGBA, opacity: float = 1.0, **style: Any) -> Part:
-    """A :class:`Chip` as a part that a new boldness or opacity (a stack's agent being resolved,
-    then resolved) changes in place."""
+    """A :class:`Chip` as a part that a new text (unless it has a ``short`` form), colour,
+    boldness or opacity (a stack's agent being resolved, then resolved) changes in place."""
     return Part(name, _chip, text, colour, opacity, style_of(style), update=_rechip)
 
 
@@ -779,19 +779,20 @@ def _chip(text: str, colour: RGBA, opacity: float, style: Style) -> Chip:
     looks = dict(style)
     tid = looks.pop("tid", "")
     chip = Chip(text, colour, **looks)
-    chip.opacity, chip.tid, chip.part_style = opacity, tid, (text, colour, style)
+    chip.opacity, chip.tid, chip.part_style = opacity, tid, (text, style)
     return chip
 
 
 def _rechip(chip: Widget, text: str, colour: RGBA, opacity: float, style: Style) -> bool:
     if not isinstance(chip, Chip) or theme.large_text():
         return False
-    was_text, was_colour, was = chip.part_style
-    if (was_text, was_colour, tuple(i for i in was if i[0] != "bold")) != (
-        text,
-        colour,
-        tuple(i for i in style if i[0] != "bold"),
-    ):
+    was_text, was = chip.part_style
+    looks = dict(style)
+    if _fixed(was) != _fixed(style) or (text != was_text and looks.get("short")):
         return False
-    chip.bold, chip.opacity, chip.part_style = dict(style).get("bold", False), opacity, (text, colour, style)
+    if text != was_text:
+        chip.text, chip.markup = drawable(text, bool(looks.get("markup")))
+    chip._bg_colour.rgba = colour
+    chip.color, chip.bold, chip.opacity = looks.get("text_colour", theme.TEXT), looks.get("bold", False), opacity
+    chip.part_style = (text, style)
     return True

@@ -14,7 +14,7 @@ from kivy.uix.widget import Widget
 from ui import theme
 from ui.games.base import num, obj, seq_of, strs, txt
 from ui.parts import Part
-from ui.widgets import Chip, Lbl, Panel, TapPanel, hbox
+from ui.widgets import Chip, Lbl, Panel, TapPanel, chip_part, hbox
 
 if TYPE_CHECKING:
     from ui.games.victorian_masterminds.screen import Screen
@@ -47,7 +47,7 @@ def city_parts(tv: Screen) -> list[Part]:
         else:
             words = tv.t("ui.vm.no_mission")
         inside = [
-            Part("title", city_title, tv, city, num(stacks.get(city))),
+            city_title(tv, city, num(stacks.get(city))),
             Part("buildings", city_buildings, tv, standing),
             Part("mission", city_mission, words),
         ]
@@ -69,24 +69,28 @@ def city_card(tv: Screen, city: str, placeable: bool) -> Widget:
     return card
 
 
-def city_title(tv: Screen, city: str, height: int) -> Widget:
-    count = Chip(
+def city_title(tv: Screen, city: str, height: int) -> Part:
+    """The city's name and its stack's height (changed in place)."""
+    count = chip_part(
+        "count",
         str(height),
         theme.ACCENT if height else theme.PANEL,
-        theme.TEXT if height else theme.LINE,
+        text_colour=theme.TEXT if height else theme.LINE,
         size=theme.FONT,
         bold=True,
         width=dp(26),
         height=dp(24),
+        tid=f"vm.stack.{city}",
     )
-    count.tid = f"vm.stack.{city}"
-    return hbox(
-        Lbl(tv.name("city", city), bold=True, one_line=True),
-        count,
-        spacing=dp(2),
-        size_hint_y=None,
-        height=dp(26),
-    )
+    return Part("title", title_row, children=[Part("name", city_name, tv, city), count])
+
+
+def title_row() -> Widget:
+    return hbox(spacing=dp(2), size_hint_y=None, height=dp(26))
+
+
+def city_name(tv: Screen, city: str) -> Widget:
+    return Lbl(tv.name("city", city), bold=True, one_line=True)
 
 
 def city_buildings(tv: Screen, standing: frozenset[str]) -> Widget:

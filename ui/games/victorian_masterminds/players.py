@@ -77,7 +77,7 @@ def tally_part(tv: Screen) -> Part:
     rows = [Part("head", tally_head, tv)]
     for p in tv.players():
         shown = tuple(p.get(key) for key in tv.tally_keys())
-        rows.append(Part(f"player.{txt(p.get('seat'))}", tally_row, tv, shown))
+        rows.append(tally_row(tv, shown))
     return Part("tally", tally_box, children=rows)
 
 
@@ -97,34 +97,31 @@ def tally_head(tv: Screen) -> Widget:
     return row
 
 
-def tally_row(tv: Screen, shown: tuple[JSON, ...]) -> Widget:
-    """One player's tallies (``shown``: the values of :meth:`Screen.tally_keys`)."""
+def tally_row(tv: Screen, shown: tuple[JSON, ...]) -> Part:
+    """One player's tallies (``shown``: the values of :meth:`Screen.tally_keys`): a tally that
+    changes is given its new number in place."""
     p = dict(zip(tv.tally_keys(), shown, strict=True))
     keys = strs(tv.facts.get("tally"))
-    seat, colour = txt(p.get("seat")), txt(p.get("colour"))
-    row = tally_line()
-    row.add_widget(
-        hbox(
-            Chip("", theme.player_colour(colour), width=dp(12), height=dp(22)),
-            Lbl(tv.seat_label(seat), one_line=True),
-            size_hint_x=None,
-            width=dp(150),
-        )
-    )
+    seat = txt(p.get("seat"))
     values = {key: len(v) if isinstance(v := p.get(key), list) else num(v) for key in keys}
     values["score"] = num(obj(p.get("score")).get("total"))
+    cells = [Part("who", tally_who, tv, seat, txt(p.get("colour")))]
     for key in (*keys, "score"):
         big = key == "score"
-        row.add_widget(
-            Lbl(
-                str(values[key]),
-                bold=big,
-                halign="center",
-                size=theme.FONT_BIG if big else theme.FONT,
-                tid=f"vm.tally.{seat}.{key}",
-            )
+        size = theme.FONT_BIG if big else theme.FONT
+        cells.append(
+            text_part(key, str(values[key]), bold=big, halign="center", size=size, tid=f"vm.tally.{seat}.{key}")
         )
-    return row
+    return Part(f"player.{seat}", tally_line, children=cells)
+
+
+def tally_who(tv: Screen, seat: str, colour: str) -> Widget:
+    return hbox(
+        Chip("", theme.player_colour(colour), width=dp(12), height=dp(22)),
+        Lbl(tv.seat_label(seat), one_line=True),
+        size_hint_x=None,
+        width=dp(150),
+    )
 
 
 def tally_line() -> Widget:

@@ -13,7 +13,7 @@ from companion.core.jsonvalue import JSON, JSONObject
 from ui import theme
 from ui.games.base import num, obj, seq_of, txt
 from ui.parts import Part
-from ui.widgets import Btn, Lbl, Panel, chip_part, fit_height, hbox, scroll, text_part, vbox
+from ui.widgets import Btn, Panel, chip_part, fit_height, hbox, scroll, text_part, vbox
 
 if TYPE_CHECKING:
     from ui.games.victorian_masterminds.screen import Screen
@@ -87,9 +87,9 @@ def step_text(tv: Screen, a: JSONObject) -> tuple[str, str]:
     return loot, ability
 
 
-def stack_part(tv: Screen, r: JSONObject, current: bool, labels: tuple[tuple[str, str, str], ...]) -> Part:
+def stack_part(tv: Screen, r: JSONObject, current: bool) -> Part:
     """Every agent of the stack, first placed first: its loot and what its ability did. A row per
-    agent, made again only when that agent's step changes (or whether it is the one being resolved)."""
+    agent, changed in place when that agent's step changes (or whether it is the one being resolved)."""
     city = tv.name("city", txt(r.get("city")))
     title = tv.t("ui.vm.stack.now" if current else "ui.vm.stack.last", city=city)
     index = num(r.get("index"))
@@ -97,29 +97,45 @@ def stack_part(tv: Screen, r: JSONObject, current: bool, labels: tuple[tuple[str
         step_part(tv, i, obj(a), current and i == index, current and i < index)
         for i, a in enumerate(seq_of(r.get("agents")))
     ]
-    return Part("stack", stack_box, tv, title, children=rows)
-
-
-def stack_box(tv: Screen, title: str) -> Widget:
-    head = hbox(
-        Lbl(title, bold=True, one_line=True, tid="vm.stack.title"),
-        Btn(
-            tv.t("ui.vm.stack.scores"),
-            tv.show_scores,
-            tid="vm.stack.scores",
-            width=dp(130),
-            height=theme.TOUCH_SMALL,
-            size=theme.FONT_SMALL,
-        ),
-        size_hint_y=None,
-        height=theme.TOUCH_SMALL,
+    head = Part(
+        "head",
+        stack_head,
+        children=[
+            text_part("title", title, bold=True, one_line=True, tid="vm.stack.title"),
+            Part("scores", scores, tv),
+        ],
     )
-    rows = fit_height(vbox(spacing=dp(2)))
-    # a stack taller than three (a Steam Mole's agent beneath) scrolls instead of pushing the title up
-    panel = Panel(head, scroll(rows), orientation="vertical", padding=dp(4), spacing=dp(2))
+    return Part("stack", stack_box, children=[head, Part("steps", steps_scroll, city, children=rows)])
+
+
+def stack_box() -> Widget:
+    panel = Panel(orientation="vertical", padding=dp(4), spacing=dp(2))
     panel.tid = "vm.stack"
-    panel.content = rows
     return panel
+
+
+def stack_head() -> Widget:
+    return hbox(size_hint_y=None, height=theme.TOUCH_SMALL)
+
+
+def scores(tv: Screen) -> Widget:
+    return Btn(
+        tv.t("ui.vm.stack.scores"),
+        tv.show_scores,
+        tid="vm.stack.scores",
+        width=dp(130),
+        height=theme.TOUCH_SMALL,
+        size=theme.FONT_SMALL,
+    )
+
+
+def steps_scroll(city: str) -> Widget:
+    """A stack taller than three (a Steam Mole's agent beneath) scrolls instead of pushing the title
+    up; another city's stack is shown from its top (a new scroll, its rows kept)."""
+    rows = fit_height(vbox(spacing=dp(2)))
+    view = scroll(rows)
+    view.content = rows
+    return view
 
 
 def step_part(tv: Screen, i: int, a: JSONObject, now: bool, done: bool) -> Part:

@@ -50,7 +50,7 @@ class TableView(Screen):
         parts.append(Part("cities", cities.cities_row, children=cities.city_parts(self)))
         shown = stack.stack_to_show(self)
         if shown:
-            parts.append(stack.stack_part(self, shown, v.get("resolution") is not None, labels))
+            parts.append(stack.stack_part(self, shown, v.get("resolution") is not None))
         else:
             parts.append(players.tally_part(self))
         return parts

@@ -759,7 +759,8 @@ def _button(text: str, on: Callable[[], object] | None, style: Style) -> Btn:
 
 
 def _rebutton(button: Widget, text: str, on: Callable[[], object] | None, style: Style) -> bool:
-    if not isinstance(button, Btn) or _fixed(button.part_style) != _fixed(style):
+    # a button held down keeps what it meant when the finger came down: a new one takes its place
+    if not isinstance(button, Btn) or button.state == "down" or _fixed(button.part_style) != _fixed(style):
         return False
     looks = dict(style)
     button.show(

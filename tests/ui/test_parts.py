@@ -152,11 +152,27 @@ def test_labels_buttons_and_chips_are_changed_in_place_and_look_as_if_made_anew(
     fresh_button = Btn("Extra turn", None, tid="vm.end_turn", colour=theme.GOOD)
     assert (button.text, tuple(button.background_color)) == (fresh_button.text, tuple(fresh_button.background_color))
     assert sync(box, [button_part("go", "Extra turn", Act("extra"), tid="vm.other")])[0] is not button
+    # a button held down when its action changes is replaced: the finger's press keeps its meaning
+    held = sync(box, [button_part("go", "End the turn", Act("end"), tid="vm.end_turn")])[0]
+    held.state = "down"
+    assert sync(box, [button_part("go", "End the turn", Act("blue"), tid="vm.end_turn")])[0] is not held
     forget(box)
 
-    # a chip: boldness and fading change in place; another text makes it again
-    chip = sync(box, [chip_part("agent", "Red · Gunner", theme.player_colour("red"), 1.0, bold=False)])[0]
+    # a chip: text, colours, boldness and fading change in place; its size, or a text with a short
+    # form (shown where the whole one does not fit), makes it again
+    red, blue = theme.player_colour("red"), theme.player_colour("blue")
+    chip = sync(box, [chip_part("agent", "Red · Gunner", red, 1.0, bold=False)])[0]
     assert isinstance(chip, Chip)
-    now = sync(box, [chip_part("agent", "Red · Gunner", theme.player_colour("red"), 0.55, bold=True)])[0]
-    assert now is chip and chip.bold and chip.opacity == 0.55
-    assert sync(box, [chip_part("agent", "Blue · Gunner", theme.player_colour("red"), 0.55, bold=True)])[0] is not chip
+    now = sync(box, [chip_part("agent", "Blue → Gunner", blue, 0.55, bold=True, text_colour=theme.MUTED)])[0]
+    fresh_chip = Chip("Blue → Gunner", blue, theme.MUTED, bold=True)
+    assert now is chip and chip.opacity == 0.55
+    assert (chip.text, chip.markup, chip.bold, tuple(chip.color), tuple(chip._bg_colour.rgba)) == (
+        fresh_chip.text,
+        fresh_chip.markup,
+        fresh_chip.bold,
+        tuple(fresh_chip.color),
+        tuple(fresh_chip._bg_colour.rgba),
+    )
+    assert sync(box, [chip_part("agent", "Blue → Gunner", blue, 0.55, bold=True, size=20)])[0] is not chip
+    short = sync(box, [chip_part("agent", "Tangerine Dream", red, short="Tangerine")])[0]
+    assert sync(box, [chip_part("agent", "Crimson Tide", red, short="Tangerine")])[0] is not short

@@ -18,7 +18,7 @@ from ui.games.base import TableView
 from ui.historyscreen import qr_widget
 from ui.page import Page
 from ui.parts import Part, forget, sync
-from ui.widgets import Btn, Dialog, Lbl, vbox
+from ui.widgets import Btn, Dialog, Lbl, text_part, vbox
 
 
 class GameScreen(Page):
@@ -89,7 +89,7 @@ class GameScreen(Page):
         options = [(label, tid) for label, _, tid in self.view.options()] if self.view is not None else []
         parts = [
             Part("home", self.header_button, self.t("ui.home"), self.go_home, "game.home", dp(104)),
-            Part("status", status_label, self.title()),
+            status_part(self.title()),
         ]
         if self.msg.get("can_undo") is True:
             parts.append(Part("undo", self.undo_button, self.t("ui.undo")))
@@ -128,8 +128,11 @@ class GameScreen(Page):
         dialog.open()
 
 
-def status_label(title: str) -> Widget:
-    return Lbl(title, size=theme.FONT_BIG, bold=True, fit=theme.FONT_SMALL, padding=(dp(8), 0), tid="game.status")
+def status_part(title: str) -> Part:
+    """The status line (whose turn it is: new words on nearly every action, given in place)."""
+    return text_part(
+        "status", title, size=theme.FONT_BIG, bold=True, fit=theme.FONT_SMALL, padding=(dp(8), 0), tid="game.status"
+    )
 
 
 class EndScreen(Page):

@@ -175,7 +175,10 @@ class Lbl(Label):
 
     def show(self, text: str, colour: RGBA = theme.TEXT, bold: bool = False) -> None:
         """Show another text, colour or boldness, as a label made with them would."""
-        self.text, self.markup = drawable(text, self._given_markup)  # an equal value changes nothing
+        # markup first: a text fitted to its width as it is set is measured as it will be drawn
+        # (an equal value changes nothing)
+        shown, self.markup = drawable(text, self._given_markup)
+        self.text = shown
         self.color, self.bold = colour, bold
 
     def _words_fit(self, *_: Any) -> None:
@@ -303,7 +306,8 @@ class Btn(Button):
         if text != self._words or bold != self._bold:  # its words are fitted to the button again
             self._words, self._bold = text, bold
             self.bold = bold
-            self.text, self.markup = drawable(text, self._given_markup)
+            shown, self.markup = drawable(text, self._given_markup)
+            self.text = shown
             self._wrap()
         self._show_state()
 
@@ -792,7 +796,8 @@ def _rechip(chip: Widget, text: str, colour: RGBA, opacity: float, style: Style)
     if _fixed(was) != _fixed(style) or (text != was_text and looks.get("short")):
         return False
     if text != was_text:
-        chip.text, chip.markup = drawable(text, bool(looks.get("markup")))
+        shown, chip.markup = drawable(text, bool(looks.get("markup")))
+        chip.text = shown
     chip._bg_colour.rgba = colour
     chip.color, chip.bold, chip.opacity = looks.get("text_colour", theme.TEXT), looks.get("bold", False), opacity
     chip.part_style = (text, style)

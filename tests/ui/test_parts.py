@@ -101,24 +101,26 @@ def test_labels_buttons_and_chips_are_changed_in_place_and_look_as_if_made_anew(
     from ui.parts import forget, sync
     from ui.widgets import Btn, Chip, Lbl, button_part, chip_part, text_part
 
-    def drawn(label: Any) -> tuple[Any, bytes]:
-        label.width = 300  # laid out: its text is wrapped or fitted to its width
+    def drawn(label: Any) -> tuple[Any, float, bytes]:
         label.texture_update()
-        return label.texture_size, bytes(label.texture.pixels)
+        return label.texture_size, label.font_size, bytes(label.texture.pixels)
 
     box = BoxLayout()
     styles: list[dict[str, Any]] = [
         {"wrap": True, "bold": True, "tid": "t.prompt"},
         {"one_line": True, "colour": theme.MUTED},
-        {"size": 14, "fit": 10},
+        {"size": 22, "fit": 15, "padding": (8, 0)},  # the header's status line
     ]
     for n, style in enumerate(styles):
-        first = sync(box, [text_part("line", "Red: place your top agent", **style)])[0]
+        long = "Season 1/4 · the first player places the museum card, then chooses a room for it"
+        first = sync(box, [text_part("line", long, **style)])[0]
         assert isinstance(first, Lbl)
+        first.size = (300, 40)  # laid out: its text is wrapped or fitted to its width as it is set
         changed = {**style, "bold": not style.get("bold", False), "colour": theme.WARN}
         again = sync(box, [text_part("line", "Blue → London, then tap its city (2 scientists)", **changed)])[0]
         assert again is first, f"style {n}: the label was made again"
         fresh = Lbl("Blue → London, then tap its city (2 scientists)", **changed)
+        fresh.size = (300, 40)
         assert (again.text, again.markup, again.bold, tuple(again.color)) == (
             fresh.text,
             fresh.markup,

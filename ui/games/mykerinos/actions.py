@@ -23,13 +23,16 @@ if TYPE_CHECKING:
 
 
 def action_part(tv: Screen) -> Part:
-    """In a turn, the panel as a part per line and button, each changed in place when only its
-    words or intent change (whose turn it is); before the first season, while a zone is counted, in
-    the survey and for the neutral colour's step, drawn whole from the snapshot (:func:`panel`)."""
+    """In a turn (and for the neutral colour's step), the panel as a part per line and button, each
+    changed in place when only its words or intent change (whose turn it is); before the first
+    season, while a zone is counted and in the survey, drawn whole from the snapshot (:func:`panel`)."""
     v = tv.view
     acts = tv.actions()
-    if txt(v.get("phase")) in ("setup", "survey") or "myk.zone_counts" in acts or "myk.neutral" in acts:
+    if txt(v.get("phase")) in ("setup", "survey") or "myk.zone_counts" in acts:
         return Part("action", panel, tv, tv.msg, tv.room_for, tuple(tv.patron_order))
+    if "myk.neutral" in acts:
+        seat = txt(obj(v.get("turn")).get("seat"))
+        return Part("turn", action_box, children=neutral_rows(tv, acts["myk.neutral"], seat))
     return Part("turn", action_box, children=turn_rows(tv, acts))
 
 
@@ -47,10 +50,7 @@ def panel(tv: Screen, msg: JSONObject, room_for: str | None, patron_order: tuple
         return start.panel(tv, box, acts)
     if "myk.zone_counts" in acts:
         return zone_counts_panel(tv, box)
-    if phase == "survey":
-        return survey.panel(tv, box, acts)
-    seat = txt(obj(v.get("turn")).get("seat"))
-    return neutral_panel(tv, box, acts["myk.neutral"], seat)
+    return survey.panel(tv, box, acts)
 
 
 def turn_rows(tv: Screen, acts: dict[str, JSONObject]) -> list[Part]:
@@ -123,20 +123,16 @@ def zone_counts_panel(tv: Screen, box: Panel) -> Widget:
     return box
 
 
-def neutral_panel(tv: Screen, box: Panel, neutral: JSONObject, seat: str) -> Widget:
+def neutral_rows(tv: Screen, neutral: JSONObject, seat: str) -> list[Part]:
     """The neutral colour's step a player takes (two players): one button per action offered."""
-    box.add_widget(Lbl(tv.t("ui.myk.neutral_step", player=tv.colour_name(seat)), wrap=True, bold=True))
-    grid = autogrid(3, dp(4))
+    buttons = []
     for action in seq_of(neutral.get("actions")):
         a = txt(action)
-        grid.add_widget(
-            tv.action_button(
-                tv.t(f"ui.myk.neutral.{a}"),
-                {"kind": "myk.neutral", "seat": seat, "action": a},
-                f"myk.neutral.{a}",
-                size=theme.FONT_SMALL,
-            )
-        )
-    box.add_widget(grid)
-    box.add_widget(Widget())
-    return box
+        intent: JSONObject = {"kind": "myk.neutral", "seat": seat, "action": a}
+        tid = f"myk.neutral.{a}"
+        buttons.append(tv.action_part(tid, tv.t(f"ui.myk.neutral.{a}"), intent, tid, size=theme.FONT_SMALL))
+    return [
+        text_part("neutral", tv.t("ui.myk.neutral_step", player=tv.colour_name(seat)), wrap=True, bold=True),
+        Part("neutral_grid", button_grid, children=buttons),
+        Part("gap", Widget),
+    ]

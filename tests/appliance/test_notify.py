@@ -94,15 +94,23 @@ def test_heartbeat_survives_a_failing_status(listener: tuple[str, socket.socket]
 def test_heartbeat_task_beats_and_says_stopping_when_cancelled(listener: tuple[str, socket.socket]) -> None:
     address, sock = listener
 
+    messages: list[str] = []
+
     async def run() -> None:
         task = asyncio.create_task(Heartbeat(Notifier(address, 100_000)).run())  # every 50 ms
-        await asyncio.sleep(0.3)
+        # Wait for three beats rather than a fixed 0.3 s: on a loaded machine the task may beat late.
+        sock.setblocking(False)
+        deadline = asyncio.get_running_loop().time() + 30
+        while messages.count("WATCHDOG=1") < 3 and asyncio.get_running_loop().time() < deadline:
+            try:
+                messages.extend(received(sock))
+            except BlockingIOError:
+                await asyncio.sleep(0.01)
         task.cancel()
         with pytest.raises(asyncio.CancelledError):
             await task
 
     asyncio.run(run())
-    messages = []
     sock.settimeout(0.5)
     while True:
         try:

@@ -14,7 +14,7 @@ from ui import theme
 from ui.games.base import num, obj, seq_of, strs, txt
 from ui.games.mykerinos.look import CARD_WIDTH, MYK_COLOUR, PATRON_COLOUR, PATRON_INITIAL, PATRON_TEXT
 from ui.parts import Part
-from ui.widgets import Chip, Lbl, Panel, hbox
+from ui.widgets import Chip, Lbl, Panel, chip_part, hbox, text_part
 
 if TYPE_CHECKING:
     from ui.games.mykerinos.screen import Screen
@@ -34,8 +34,8 @@ def panel(tv: Screen) -> Part:
         children=[
             Part("head", head, tv),
             *rows,
-            Part("pass_track", pass_track, tv, v.get("pass_track")),
-            Part("general", general_supply, tv, v.get("general")),
+            pass_track(tv, v.get("pass_track")),
+            general_supply(tv, v.get("general")),
             Part("rest", Widget),
         ],
     )
@@ -97,10 +97,18 @@ def player_part(tv: Screen, seat: str, player: JSON, turn: bool, four: bool) -> 
         row,
         four,
         children=[
-            Part("who", chip, tv, seat, turn),
-            Part("score", number, str(num(p.get("score"))), f"myk.score.{seat}", True),
-            Part("projection", number, str(num(p.get("projection"))), f"myk.projection.{seat}", False),
-            Part("supply", supply_label, supply, f"myk.supply.{seat}"),
+            chip(tv, seat, turn),
+            number("score", str(num(p.get("score"))), f"myk.score.{seat}"),
+            number("projection", str(num(p.get("projection"))), f"myk.projection.{seat}"),
+            text_part(
+                "supply",
+                supply,
+                halign="center",
+                size_hint_x=None,
+                width=dp(60),
+                one_line=True,
+                tid=f"myk.supply.{seat}",
+            ),
             Part("cards", player_cards, tv, seat, held, bool(num(p.get("blank")))),
         ],
     )
@@ -110,11 +118,13 @@ def row(four: bool) -> Widget:
     return hbox(size_hint_y=None, height=dp(27) if four else dp(30))
 
 
-def chip(tv: Screen, seat: str, turn: bool) -> Widget:
-    return Chip(
+def chip(tv: Screen, seat: str, turn: bool) -> Part:
+    """The player's name on their colour, in bold while it is their turn (changed in place)."""
+    return chip_part(
+        "who",
         tv.colour_name(seat),
         MYK_COLOUR.get(seat, theme.ACCENT),
-        theme.on_player_colour(seat),
+        text_colour=theme.on_player_colour(seat),
         size=theme.FONT_SMALL,
         width=dp(76),
         bold=turn,
@@ -122,14 +132,13 @@ def chip(tv: Screen, seat: str, turn: bool) -> Widget:
     )
 
 
-def number(value: str, tid: str, score: bool) -> Widget:
-    if score:
-        return Lbl(value, bold=True, size=theme.FONT_BIG, halign="center", size_hint_x=None, width=dp(40), tid=tid)
-    return Lbl(value, halign="center", colour=theme.ACCENT, size_hint_x=None, width=dp(48), tid=tid)
-
-
-def supply_label(supply: str, tid: str) -> Widget:
-    return Lbl(supply, halign="center", size_hint_x=None, width=dp(60), one_line=True, tid=tid)
+def number(name: str, value: str, tid: str) -> Part:
+    """The score (large) or the projected exhibition, given a new value in place."""
+    if name == "score":
+        return text_part(
+            name, value, bold=True, size=theme.FONT_BIG, halign="center", size_hint_x=None, width=dp(40), tid=tid
+        )
+    return text_part(name, value, halign="center", colour=theme.ACCENT, size_hint_x=None, width=dp(48), tid=tid)
 
 
 def player_cards(tv: Screen, seat: str, held: tuple[tuple[int, bool], ...], blank: bool) -> Widget:
@@ -154,10 +163,11 @@ def player_cards(tv: Screen, seat: str, held: tuple[tuple[int, bool], ...], blan
     return chips
 
 
-def pass_track(tv: Screen, pass_track_: JSON) -> Widget:
+def pass_track(tv: Screen, pass_track_: JSON) -> Part:
     track = [seq_of(t) for t in seq_of(pass_track_)]
     passed = ", ".join(f"{num(t[1])}. {tv.colour_name(txt(t[0]))}" for t in track if len(t) >= 2)
-    return Lbl(
+    return text_part(
+        "pass_track",
         tv.t("ui.myk.pass_track", track=passed or "–"),
         size=theme.FONT_SMALL,
         fit=dp(11),  # four players' names: smaller before it is shortened
@@ -167,11 +177,12 @@ def pass_track(tv: Screen, pass_track_: JSON) -> Widget:
     )
 
 
-def general_supply(tv: Screen, general_: JSON) -> Widget:
+def general_supply(tv: Screen, general_: JSON) -> Part:
     general = obj(general_)
     # each colour by its shape (the players' rows above say whose it is): four colours fit one line
     gen = ", ".join(f"{theme.player_mark(c) or tv.colour_name(c)}\u00a0{num(general.get(c))}" for c in general)
-    return Lbl(
+    return text_part(
+        "general",
         tv.t("ui.myk.general", supply=gen),
         size=theme.FONT_SMALL,
         colour=theme.MUTED,

@@ -361,8 +361,13 @@ def test_mister_x_played_by_the_table_set_up_on_the_host_page(tmp_path: Path) ->
                 await phone_ready(dora, "d1")
                 stations = (("D1", 13), ("D2", 26), ("B1", 29), ("B2", 34))
                 await r.table.submit(PlaceDetectives(stations), TABLE, r.table.seq, game_id=game_id)
-                await dora.wait_for_selector("[data-mrx-turn]", timeout=WAIT)  # his X card drawn, his move next
-                assert await dora.inner_text("[data-mrx-turn]") == "The table is thinking for Mister X…"
+                # his X card drawn, his move next: the line is read in the page as it appears (read after
+                # the wait, it could be gone already if the table's move came first on a slow machine)
+                thinking = await dora.wait_for_function(
+                    "() => { const line = document.querySelector('[data-mrx-turn]'); return line && line.innerText }",
+                    timeout=WAIT,
+                )
+                assert await thinking.json_value() == "The table is thinking for Mister X…"
                 await phone_shot(dora, "detective-while-the-table-thinks")
                 await player.idle()  # his first move
                 assert r.table.game is not None and r.table.game.state.phase == "detectives"

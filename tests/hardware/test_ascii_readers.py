@@ -137,7 +137,9 @@ def test_the_port_vanishing_and_coming_back(kind: str, tmp_path: Path) -> None:
         first.write(rig.frame(A))
         rig.rec.wait_event(TagSeen("r1", A))
         first.write(rig.frame(B)[:7])  # half a frame, then the cable is pulled
-        time.sleep(0.1)
+        # The reader holds the cut frame (STX and 6 digits) when the line goes: else the check
+        # below that its rest never becomes a tag would pass without testing anything.
+        assert wait_until(lambda: len(rig.reader.parser._frame) == 6), "the half frame was never read"
         first.vanish()
         rig.rec.wait_for(lambda evs: rig.rec.statuses()[-1:] == ["disconnected"] and len(rig.rec.statuses()) == 3)
 

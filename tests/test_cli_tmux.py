@@ -194,7 +194,9 @@ def test_serve_at_a_terminal_shows_the_host_link_once_and_room_codes(tmp_path: P
         (host_url,) = [d.data.decode() for d in decode(qr_from_text(host_part))]
         assert host_url.startswith(f"http://127.0.0.1:{port}/h/") and host_url in host_part
         term.tmux("send-keys", "-t", "t", "Enter")
-        while "or type the room code" not in (screen := term.screen()):
+        # The QR code, link and room code come in one print that may reach the pane in pieces:
+        # its last line says it is all there (else the code read below could be cut short).
+        while "Press Enter when the phone has joined." not in (screen := term.screen()):
             assert time.monotonic() < deadline, screen
             time.sleep(0.2)
         seat_part = screen.split("only that player should look.", 1)[1]

@@ -170,14 +170,16 @@ def test_with_the_real_clock_and_the_timer_thread_into_an_asyncio_queue() -> Non
             to_queue(loop, queue)(event)
 
         factory = MockFactory()
-        bank = ButtonBank([ButtonSpec("ok", 17, "confirm", hold=0.15)], spy, pin_factory=factory, bounce=0.01)
+        # The bounce below is three edges in a row on the real clock: the window must outlast any
+        # pause a loaded machine puts between them (with 10 ms, two such pauses made it two presses).
+        bank = ButtonBank([ButtonSpec("ok", 17, "confirm", hold=1.5)], spy, pin_factory=factory, bounce=1.0)
         try:
             pin = factory.pin(17)
             await asyncio.to_thread(lambda: [pin.drive_low(), pin.drive_high(), pin.drive_low()])  # a bounce
-            got = [await asyncio.wait_for(queue.get(), 10)]
-            got.append(await asyncio.wait_for(queue.get(), 10))  # held after 0.15 s
+            got = [await asyncio.wait_for(queue.get(), 30)]
+            got.append(await asyncio.wait_for(queue.get(), 30))  # held after 1.5 s
             await asyncio.to_thread(pin.drive_high)
-            got.append(await asyncio.wait_for(queue.get(), 10))
+            got.append(await asyncio.wait_for(queue.get(), 30))
             await asyncio.sleep(0.1)
             assert queue.empty()
             return got, threads

@@ -654,7 +654,7 @@ def test_companion_serve_builds_the_hardware_and_closes_it(tmp_path: Path, capsy
     async def main() -> None:
         task = asyncio.create_task(serve(config))
         loop = asyncio.get_running_loop()
-        deadline = loop.time() + 10
+        deadline = loop.time() + 30
         while "Hardware (simulated)" not in capsys.readouterr().out:
             assert loop.time() < deadline and not task.done()
             await asyncio.sleep(0.05)

@@ -751,8 +751,11 @@ def _relabel(label: Widget, text: str, style: Style) -> bool:
 
 def button_part(name: str, text: str, on: Callable[[], object] | None, **style: Any) -> Part:
     """A :class:`Btn` (``style``: its arguments but ``on``) as a part that a new text, colour,
-    boldness or action changes in place (``on`` is compared as a value: give an intent to a
-    :func:`functools.partial` and the same intent keeps the button untouched)."""
+    boldness or action changes in place. ``on`` is compared with ``==``: a bound method or an
+    action that compares by value (:class:`ui.games.base.Sends`, which
+    :meth:`~ui.games.base.TableView.action_part` uses) keeps the button untouched while it is
+    unchanged; a :func:`functools.partial` or a lambda never compares equal, so the button is given
+    it again at every draw (cheap, but not untouched)."""
     return Part(name, _button, text, on, style_of(style), update=_rebutton)
 
 

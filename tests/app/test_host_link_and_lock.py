@@ -15,6 +15,7 @@ import json
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -191,13 +192,22 @@ def test_a_terminal_serve_waits_for_an_offline_command_but_not_for_another_serve
         stderr=subprocess.STDOUT,
         text=True,
     )
+    said: list[str] = []
     try:
-        time.sleep(2)
+        # Until the server says it waits (not a fixed time: on a loaded machine its start-up alone
+        # can take longer than any sleep chosen here), then the command ends.
+        assert server.stdout is not None
+        deadline = time.monotonic() + 60
+        while not any("waiting for the saved games" in line for line in said):
+            line = server.stdout.readline()
+            assert line and time.monotonic() < deadline, "".join(said)  # on main: it exited at once
+            said.append(line)
         assert server.poll() is None
         assert holder.stdin is not None
         holder.stdin.write("\n")
         holder.stdin.flush()
         holder.wait(30)
+        threading.Thread(target=lambda: said.extend(server.stdout or ()), daemon=True).start()
         box.wait_listening(server)  # the command is done: the table came up
         second = box.cli("serve")
         assert second.returncode == 2 and "[writer.running]" in second.stderr, second
@@ -205,4 +215,3 @@ def test_a_terminal_serve_waits_for_an_offline_command_but_not_for_another_serve
         stop(server, signal.SIGTERM)
         if holder.poll() is None:
             holder.kill()
-    assert "waiting for the saved games" in (server.stdout.read() if server.stdout else "")

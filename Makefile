@@ -25,7 +25,8 @@ apt:
 	  if [ "$$(id -u)" = 0 ]; then SUDO=""; elif command -v sudo >/dev/null; then SUDO="sudo"; \
 	  else echo "missing Debian packages:$$missing (run as root to install them)"; exit 1; fi; \
 	  echo "installing Debian packages:$$missing"; \
-	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; \
+	  $$SUDO deploy/apt-get-waiting update -qq && \
+	  $$SUDO env DEBIAN_FRONTEND=noninteractive deploy/apt-get-waiting install -y -qq $$missing; \
 	fi
 
 $(VENV)/.installed: pyproject.toml

@@ -382,9 +382,9 @@ main() {
 
   step "Debian packages"
   export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq || die "apt-get update failed: check the network and /etc/apt/sources.list*"
+  "$SRC/deploy/apt-get-waiting" update -qq || die "apt-get update failed: check the network and /etc/apt/sources.list*"
   # shellcheck disable=SC2046
-  apt-get install -y -qq --no-install-recommends $(apt_packages "$mode") >/dev/null \
+  "$SRC/deploy/apt-get-waiting" install -y -qq --no-install-recommends $(apt_packages "$mode") >/dev/null \
     || die "apt-get install failed (see the message above)"
   say "installed: $(apt_packages "$mode")"
 

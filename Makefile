@@ -43,9 +43,11 @@ lint: venv
 	$(PY) -m mypy companion hardware ui
 
 # The test files run in parallel, one worker per core up to 4 (each UI and browser test starts its
-# own Xvfb display, app process and browser); the slowest tests are listed at the end.
+# own Xvfb display, app process and browser); the slowest tests are listed at the end. Every test's
+# outcome, with the failures' messages and output, stays in artifacts/test-report.xml (JUnit XML),
+# so a red run names its tests after the terminal is gone.
 test: apt venv lint
-	$(PY) -m pytest -n auto --maxprocesses=4 --dist loadfile --durations=15
+	$(PY) -m pytest -n auto --maxprocesses=4 --dist loadfile --durations=15 --junitxml=artifacts/test-report.xml
 
 bench: apt venv
 	$(PY) benchmarks/bench.py $(BENCH_ARGS)

@@ -52,13 +52,13 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from ai_teams import TEAMS, stranded
+from sy_games import CONFIGS, MRX, commit, quantiles, start
 
-from companion.core import TABLE, Audience, Intent, JSONObject
+from companion.core import TABLE, Intent
 from companion.games.scotland_yard import RULES, ai, moves
 from companion.games.scotland_yard.ai_maps import maps
-from companion.games.scotland_yard.model import NORMAL, DrawStart, Move, SYState, XDouble, XMove
+from companion.games.scotland_yard.model import NORMAL, Move, SYState, XDouble, XMove
 
-MRX = Audience.of_seat("mrx")
 X_PLAYERS = ("random", "greedy", "easy", "normal", "hard")
 TEAM_NAMES = tuple(TEAMS)
 XPolicy = Callable[[SYState, random.Random, int], Intent]
@@ -128,10 +128,6 @@ def final_station(intent: Intent) -> int:
 
 # ------------------------------------------------------------------------------------------ games
 
-CONFIGS: dict[int, JSONObject] = {
-    k: {"mister_x": "X", "detectives": [f"D{i}" for i in range(1, k + 1)]} for k in range(1, 6)
-}
-
 
 @dataclass(frozen=True)
 class Result:
@@ -141,12 +137,6 @@ class Result:
     decisions: int
     in_reach: int  # his moves that ended in reach while a safe move existed
     cpu: tuple[float, ...]  # host thread CPU seconds per Mister X decision
-
-
-def start(game_seed: int, detectives: int) -> tuple[SYState, random.Random]:
-    state = RULES.setup(CONFIGS[detectives])
-    table_rng = random.Random(game_seed)
-    return _commit(state, RULES.decide(state, DrawStart(), TABLE, table_rng)), table_rng
 
 
 def play(x_name: str, team: str, game_seed: int, detectives: int, x_policy: XPolicy | None = None) -> Result:
@@ -165,19 +155,13 @@ def play(x_name: str, team: str, game_seed: int, detectives: int, x_policy: XPol
             zone = reach_zone(state)
             if final_station(intent) in zone and safe_move_exists(state, zone):
                 in_reach += 1
-            state = _commit(state, RULES.decide(state, intent, MRX, table_rng))
+            state = commit(state, RULES.decide(state, intent, MRX, table_rng))
         else:
             i, line, station = d_play(state, d_rng)
             move = Move(state.figures[i], line, station)  # type: ignore[arg-type]
-            state = _commit(state, RULES.decide(state, move, TABLE, table_rng))
+            state = commit(state, RULES.decide(state, move, TABLE, table_rng))
     escaped = state.end.reason in ("x_escaped", "detectives_stuck")
     return Result(escaped, stranded(state), state.round, len(cpu), in_reach, tuple(cpu))
-
-
-def _commit(state: SYState, events: tuple[object, ...]) -> SYState:
-    for event in events:
-        state = RULES.apply(state, event)  # type: ignore[arg-type]
-    return state
 
 
 def _job(args: tuple[str, str, int, int]) -> Result:
@@ -251,12 +235,6 @@ def targets(cells: list[Cell]) -> None:
     if any(c.x in ai.LEVELS for c in cells):
         verdict = "met" if reach == 0 else "NOT met"
         print(f"target: 0 AI moves ending in reach while a safe one existed: {reach}, {verdict}")
-
-
-def quantiles(samples: list[float]) -> tuple[float, float, float]:
-    ordered = sorted(samples)
-    p90 = ordered[max(0, math.ceil(0.9 * len(ordered)) - 1)]
-    return statistics.median(ordered), p90, ordered[-1]
 
 
 def cpu_name() -> str:

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import multiprocessing
 import random
-import statistics
 import time
 from multiprocessing.connection import Connection
 from pathlib import Path
@@ -21,12 +20,12 @@ from typing import Any
 
 import pispeed
 from ai_teams import TEAMS
+from sy_games import MRX, commit, quantiles, start
 
-from companion.core import TABLE, Audience
+from companion.core import TABLE
 from companion.games.scotland_yard import RULES, ai
-from companion.games.scotland_yard.model import Move, SYState
+from companion.games.scotland_yard.model import Move
 
-MRX = Audience.of_seat("mrx")
 TEAM = "hunter"
 
 
@@ -43,25 +42,12 @@ def _worker(path: str | None, conn: Connection) -> None:
         conn.send((decision.choice, time.perf_counter() - w0, time.thread_time() - c0, decision.cut))
 
 
-def _commit(state: SYState, events: tuple[object, ...]) -> SYState:
-    for event in events:
-        state = RULES.apply(state, event)  # type: ignore[arg-type]
-    return state
-
-
 def _quantiles(samples: list[float]) -> dict[str, float]:
-    ordered = sorted(samples)
-    return {
-        "median": statistics.median(ordered),
-        "p90": ordered[max(0, -(-9 * len(ordered) // 10) - 1)],
-        "max": ordered[-1],
-    }
+    return dict(zip(("median", "p90", "max"), quantiles(samples), strict=True))
 
 
 def run(games: int, detectives: int) -> dict[str, Any]:
     """Time every level's decisions in ``games`` games (seeds 0..games-1) and print the table."""
-    import bench_ai
-
     reason = pispeed.unavailable()
     cal = pispeed.calibrate(check=reason is None)
     print(cal.describe(), flush=True)
@@ -86,7 +72,7 @@ def run(games: int, detectives: int) -> dict[str, Any]:
             cpus: list[float] = []
             cuts = 0
             for seed in range(games):
-                state, table_rng = bench_ai.start(seed, detectives)
+                state, table_rng = start(seed, detectives)
                 team = TEAMS[TEAM]()
                 d_rng = random.Random(f"d/{seed}")
                 while state.end is None:
@@ -96,11 +82,11 @@ def run(games: int, detectives: int) -> dict[str, Any]:
                         walls.append(wall)
                         cpus.append(cal.pi_seconds(cpu))
                         cuts += cut
-                        state = _commit(state, RULES.decide(state, choice, MRX, table_rng))
+                        state = commit(state, RULES.decide(state, choice, MRX, table_rng))
                     else:
                         i, line, station = team(state, d_rng)
                         move = Move(state.figures[i], line, station)  # type: ignore[arg-type]
-                        state = _commit(state, RULES.decide(state, move, TABLE, table_rng))
+                        state = commit(state, RULES.decide(state, move, TABLE, table_rng))
             mine.send(None)
             worker.join()
             w, c = _quantiles(walls), _quantiles(cpus)

@@ -206,3 +206,14 @@ def test_no_module_imports_itself_through_others() -> None:
     graph = first_party_graph()
     assert len(graph) > 60 and "ui.shell" in graph["ui.app"], "the graph sees the lazy imports too"
     assert circles(graph) == []
+
+
+def test_no_benchmark_imports_itself_through_others() -> None:
+    """The benchmarks are scripts importing each other by file name (``import pi_timing``): their
+    arrows, lazy ones included, make no circle either (``bench_ai`` and ``pi_timing`` once did)."""
+    folder = ROOT / "benchmarks"
+    names = {p.stem for p in folder.glob("*.py")}
+    graph = {p.stem: {n.split(".")[0] for n in imports(p)} & names - {p.stem} for p in folder.glob("*.py")}
+    assert "pi_timing" in graph["bench_ai"] and "sy_games" in graph["pi_timing"], "it sees the lazy imports"
+    assert circles(graph) == []
+

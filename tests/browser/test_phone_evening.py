@@ -145,3 +145,38 @@ def test_a_phone_of_a_game_the_table_left_says_so_and_offers_to_try_again(tmp_pa
             await page.wait_for_selector("#status.connected", timeout=30_000)
 
     asyncio.run(scenario())
+
+
+@pytest.mark.slow
+def test_a_game_left_while_its_phone_still_loads_the_game_page_stays_left(tmp_path: Path) -> None:
+    """Found by two suites run at once: the table left the game while the phone was still loading
+    the game's page for its first state (a slow machine, a slow Wi-Fi). The state, drawn once the
+    game's page had come, covered the notice's retry button: the phone looked like a game that
+    never moved again. Here the game's files are held until the table has left."""
+
+    async def scenario() -> None:
+        async with rig(tmp_path, "scotland_yard", SY) as r, chromium() as browser:
+            context = await browser.new_context(viewport=PHONE)
+            asked, held = asyncio.Event(), asyncio.Event()
+
+            async def hold(route: Route) -> None:
+                asked.set()
+                await held.wait()
+                await route.continue_()
+
+            await context.route("**/static/games/scotland_yard.*", hold)
+            page = await context.new_page()
+            await page.goto(r.base + "/s/" + r.tokens(["d1"])["d1"])
+            await page.wait_for_selector("#status.connected", timeout=30_000)
+            await asyncio.wait_for(asked.wait(), 30)  # its first state waits for the game's page
+            await r.table.new_game("scotland_yard", SY, "Second", seed=2)
+            await page.wait_for_selector("[data-action=retry]", timeout=30_000)
+            held.set()
+            # The game's page has come (its styles are in) and the waiting state was looked at.
+            await page.wait_for_selector("style[data-game=scotland_yard]", state="attached", timeout=30_000)
+            await page.evaluate("() => new Promise((done) => setTimeout(done, 0))")
+            assert await page.is_visible("[data-action=retry]")  # on main: the old game's screen
+            assert await page.inner_text("#notice") == words("link.game_switched")
+            assert await page.inner_text("#status") == words("phone.closed")
+
+    asyncio.run(scenario())

@@ -156,6 +156,7 @@ const C = (() => {
           ws.send(JSON.stringify({ type: "lang", lang: mine }));  // the Pi restarted since: tell it again
         }
         if (msg.lang !== lang || !textsReady) await loadTexts(msg.lang);
+        if (fatal) break;  // the link was let go while the texts loaded: its notice stays
         setStatus("connected");
         notice(null);
         footer();
@@ -170,6 +171,7 @@ const C = (() => {
         render();
         break;
       case "error":
+        received++;  // a state still waiting for its game's page is out of date: it must not cover this
         fatal = !RETRYABLE.has(msg.code);  // busy or slow: the page tries again by itself
         notice(msg.text || msg.code);
         state = null;

@@ -7,7 +7,8 @@
 - ``pages.py``, ``seatscreen.py``, ``gamescreen.py``: start, new game, saved games, settings,
   diagnostics, phones (QR codes), the table and end screens.
 - ``games/<game>.py``: each game's table screen, end summary and setup form.
-- ``widgets.py``, ``theme.py``: building blocks; ``hardware_panel.py``: the simulated box.
+- ``widgets/`` (the widget kit, a module per kind of widget), ``theme.py``: building blocks;
+  ``hardware_panel.py``: the simulated box.
 - ``control.py``: the test control socket (only with ``COMPANION_UI_CONTROL``).
 - ``messages/<lang>.json``: every word on screen, one file per language.
 """

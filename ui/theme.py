@@ -46,7 +46,7 @@ ON_PLAYER = {"yellow": rgb("#111111"), "white": rgb("#111111")}
 
 # Each player colour paired with a shape, on every touchscreen screen and phone page (the phone
 # modules' styles give the same shapes): red and green, blue and purple look alike to many
-# colour-blind players, their shapes never do. Drawn with DejaVu Sans (ui/widgets.py: drawable).
+# colour-blind players, their shapes never do. Drawn with DejaVu Sans (ui/widgets/text.py: drawable).
 PLAYER_MARK = {
     "red": "\u25b2",  # ▲
     "blue": "\u25cf",  # ●
@@ -86,7 +86,7 @@ PAD = dp(8)
 
 # Large text (the table's setting, Settings → Large text): every text this much larger where its
 # place has room for it, never smaller than the size every screen is laid out for, so every screen
-# still fits (ui/widgets.py; tests/ui/test_texts_fit.py checks both sizes in the four languages).
+# still fits (ui/widgets/text.py; tests/ui/test_texts_fit.py checks both sizes in the four languages).
 LARGE_TEXT = 1.2
 _scale = [1.0]
 

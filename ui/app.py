@@ -43,7 +43,12 @@ from hardware.pi import on_raspberry_pi
 from ui.memory import collector
 
 if TYPE_CHECKING:  # imported when used: the window's modules load Kivy
+    from companion.app.autoplay import TablePlayer
+    from companion.app.netwatch import AddressWatch
+    from companion.app.store import Store
     from companion.app.table import Table
+    from companion.app.writer import CommandServer
+    from companion.appliance.health import HealthWatch
     from ui.controller import Controller
     from ui.shell import CompanionApp
 
@@ -312,81 +317,104 @@ async def open_control(app: CompanionApp) -> asyncio.AbstractServer | None:
     return await serve_control(app, control_path)
 
 
-async def run(config: Config, fullscreen: bool = False, lock: WriterLock | None = None) -> int:
-    from companion.app.autoplay import TablePlayer
-    from companion.app.seats import SeatLinks
-    from companion.app.store import Store
-    from companion.app.table import Table
-    from companion.app.writer import CommandServer
-    from ui.controller import Controller
+class TableParts:
+    """What the window runs around: the store, the table, the command line's socket, the table's own
+    player, the controller and the services after the first frame, the address and health watches;
+    started in this order (:meth:`open`), stopped in the reverse one (:meth:`stop`)."""
 
-    lock = lock if lock is not None else WriterLock(config.data_dir).acquire("run")
-    store = Store(config.store_path)
-    table = Table(store)
-    await table.start()
-    commands = CommandServer(table, lock)  # the command line's writing commands act through us
-    await commands.start()
-    player = TablePlayer(table, config.ai_thinking, config.ai_cpu_budget)  # e.g. Mister X played by the table
-    links = SeatLinks(store)
-    ctl = Controller(config, store, table, links)
-    await ctl.load()
-    services = Services(config, ctl, bind_phones(config, ctl))
-    if ctl.phones.port:
-        lock.announce_port(ctl.phones.port)  # `companion host-link` prints the port phones really reach
-    from companion.app.netwatch import AddressWatch
-    from companion.appliance.display import wait_for_display
-    from companion.appliance.health import HealthWatch
+    store: Store
+    table: Table
+    commands: CommandServer
+    player: TablePlayer
+    ctl: Controller
+    services: Services
+    watch: AddressWatch
+    health: HealthWatch
 
-    # The phones' address follows the network (a Pi on Wi-Fi boots before its Wi-Fi is up).
-    watch = AddressWatch(lambda: ctl.phones.address, lambda _address: ctl.network_changed())
-    watch.start()
-    health = HealthWatch(config.data_dir, ctl.set_health)  # overlay file system, under-voltage, throttling
+    def __init__(self, config: Config, lock: WriterLock) -> None:
+        self.config, self.lock = config, lock
 
-    async def stop_the_table() -> None:
-        """The parts the table needs stop in the reverse order they started: the phone and host
-        servers, the command line's socket, the table's own player, its voice, the table, then the
-        store."""
-        watch.stop()  # stopping it twice is harmless
-        await services.close()
-        await commands.close()
-        await player.stop()
-        if ctl.announcer is not None:  # the table's voice (started after the first frame)
-            await asyncio.to_thread(ctl.announcer.close)
-        await table.stop()
-        store.close()
+    @classmethod
+    async def open(cls, config: Config, lock: WriterLock) -> TableParts:
+        from companion.app.autoplay import TablePlayer
+        from companion.app.seats import SeatLinks
+        from companion.app.store import Store
+        from companion.app.table import Table
+        from companion.app.writer import CommandServer
+        from ui.controller import Controller
 
-    # A service waits for its display rather than ending (a panel or an X server that comes later);
-    # a stop meanwhile (systemctl stop, Ctrl-C) ends it cleanly.
-    if not await _until_stopped(wait_for_display()):
-        await stop_the_table()
-        return 0
+        parts = cls(config, lock)
+        parts.store = Store(config.store_path)
+        parts.table = table = Table(parts.store)
+        await table.start()
+        parts.commands = CommandServer(table, lock)  # the command line's writing commands act through us
+        await parts.commands.start()
+        parts.player = TablePlayer(table, config.ai_thinking, config.ai_cpu_budget)  # e.g. Mister X played by the table
+        parts.ctl = ctl = Controller(config, parts.store, table, SeatLinks(parts.store))
+        await ctl.load()
+        parts.services = Services(config, ctl, bind_phones(config, ctl))
+        if ctl.phones.port:
+            lock.announce_port(ctl.phones.port)  # `companion host-link` prints the port phones really reach
+        from companion.app.netwatch import AddressWatch
+        from companion.appliance.health import HealthWatch
 
-    app = open_window(config, ctl, table, fullscreen)
+        # The phones' address follows the network (a Pi on Wi-Fi boots before its Wi-Fi is up).
+        parts.watch = AddressWatch(lambda: ctl.phones.address, lambda _address: ctl.network_changed())
+        parts.watch.start()
+        parts.health = HealthWatch(config.data_dir, ctl.set_health)  # overlay file system, under-voltage, throttling
+        return parts
 
-    def after_the_first_frame() -> None:
-        services.start(app)
-        player.start()  # it builds the open game's view (loading its rules) and may think: not before
+    def after_the_first_frame(self, app: CompanionApp) -> None:
+        self.services.start(app)
+        self.player.start()  # it builds the open game's view (loading its rules) and may think: not before
         collector.start()  # full garbage collections only while the table is quiet (ui/memory.py)
-        health.start()
+        self.health.start()
 
         from hardware.router import open_speech
 
         # the table's voice ([speech]; on/off and volume are the table's settings), on its own thread
-        ctl.announcer = open_speech(table, config, language=lambda: ctl.lang, pref=ctl.pref)
+        ctl = self.ctl
+        ctl.announcer = open_speech(self.table, self.config, language=lambda: ctl.lang, pref=ctl.pref)
         ctl.pref_changed.append(ctl.announcer.setting_changed)
 
-    after_first_frame(app, after_the_first_frame)
+    async def stop(self) -> None:
+        """The parts the table needs stop in the reverse order they started: the phone and host
+        servers, the command line's socket, the table's own player, its voice, the table, then the
+        store."""
+        self.watch.stop()  # stopping it twice is harmless
+        await self.services.close()
+        await self.commands.close()
+        await self.player.stop()
+        if self.ctl.announcer is not None:  # the table's voice (started after the first frame)
+            await asyncio.to_thread(self.ctl.announcer.close)
+        await self.table.stop()
+        self.store.close()
+
+
+async def run(config: Config, fullscreen: bool = False, lock: WriterLock | None = None) -> int:
+    lock = lock if lock is not None else WriterLock(config.data_dir).acquire("run")
+    parts = await TableParts.open(config, lock)
+    from companion.appliance.display import wait_for_display
+
+    # A service waits for its display rather than ending (a panel or an X server that comes later);
+    # a stop meanwhile (systemctl stop, Ctrl-C) ends it cleanly.
+    if not await _until_stopped(wait_for_display()):
+        await parts.stop()
+        return 0
+
+    app = open_window(config, parts.ctl, parts.table, fullscreen)
+    after_first_frame(app, lambda: parts.after_the_first_frame(app))
     stop_on_signals(app.stop)
     control = await open_control(app)
     try:
         await app.async_run(async_lib="asyncio")
     finally:
-        watch.stop()  # first: no network change reaches a screen being closed
-        await health.stop()
+        parts.watch.stop()  # first: no network change reaches a screen being closed
+        await parts.health.stop()
         if control is not None:
             control.close()
         await app.shutdown()
-        await stop_the_table()
+        await parts.stop()
     return 0
 
 

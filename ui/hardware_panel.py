@@ -57,9 +57,17 @@ def hardware_panel(app: Any) -> Widget:
         )
         return box
     hw = inputs.hardware
-    router = inputs.router
     mode = t(f"ui.hw.mode.{hw.mode}")
     box.add_widget(Lbl(t("ui.hw.mode", mode=mode), bold=True, size_hint_y=None, height=dp(28), tid="hw.mode"))
+    add_buttons(box, app, hw)
+    add_readers(box, t, hw, inputs.router.tags.items())
+    add_recent(box, t, list(inputs.router.recent)[-5:])
+    return box
+
+
+def add_buttons(box: Widget, app: Any, hw: Any) -> None:
+    """A row per configured button (its name, role and pin); simulated, with *press* and *hold*."""
+    t = app.ctl.t
     states = hw.buttons.states() if hw.buttons is not None else []
     if not states and not hw.readers:
         box.add_widget(Lbl(t("ui.hw.none"), colour=theme.MUTED, wrap=True))
@@ -90,7 +98,11 @@ def hardware_panel(app: Any) -> Widget:
         box.add_widget(row)
     if simulated and states:
         box.add_widget(Lbl(t("ui.hw.keys"), size=theme.FONT_SMALL, colour=theme.MUTED, wrap=True))
-    tags = router.tags.items()
+
+
+def add_readers(box: Widget, t: Any, hw: Any, tags: Any) -> None:
+    """A line per tag reader (type, port, status, the last tag seen); a simulated one with a button
+    per enrolled tag to hold on it, and one to take it away."""
     for name, reader in hw.readers.items():
         info = reader.info()
         seen = f" · {info.last_uid}" if info.last_uid else ""
@@ -122,7 +134,10 @@ def hardware_panel(app: Any) -> Widget:
             Btn(t("ui.hw.remove"), device.remove, tid=f"hw.remove.{name}", width=dp(150), size=theme.FONT_SMALL)
         )
         box.add_widget(flow(buttons))
-    recent = list(router.recent)[-5:]
+
+
+def add_recent(box: Widget, t: Any, recent: list[Any]) -> None:
+    """The last hardware events, newest first, with what became of them."""
     if recent:
         box.add_widget(Lbl(t("ui.hw.recent"), colour=theme.MUTED, size_hint_y=None, height=dp(22)))
         lines = vbox(size_hint_y=None)
@@ -131,4 +146,3 @@ def hardware_panel(app: Any) -> Widget:
             lines.add_widget(Lbl(f"{entry.get('source', '')}: {words}", size=theme.FONT_SMALL, wrap=True))
         lines.bind(minimum_height=lines.setter("height"))
         box.add_widget(lines)
-    return box

@@ -41,30 +41,7 @@ class StartScreen(Page):
         box = vbox(spacing=dp(10), padding=(dp(4), dp(6)))
         msg = self.app.message
         if msg.get("type") == "state":
-            game_page = self.app.pages["game"]
-            status = game_page.status_line(msg)
-            info = vbox(
-                Lbl(
-                    self.t("ui.start.current", title=msg.get("title", "")),
-                    size=theme.FONT_BIG,
-                    bold=True,
-                    one_line=True,
-                ),
-                Lbl(f"{game_name(self, str(msg.get('game')))} · {status}", colour=theme.MUTED, one_line=True),
-                spacing=dp(2),
-            )
-            resume_to = "end" if game_page.over(msg) else "game"
-            resume = Btn(
-                self.t("ui.start.resume"),
-                lambda: self.app.go(resume_to),
-                tid="start.resume",
-                colour=theme.GOOD,
-                width=dp(200),
-                height=dp(72),
-                size=theme.FONT_BIG,
-                bold=True,
-            )
-            box.add_widget(Panel(info, resume, orientation="horizontal", size_hint_y=None, height=dp(92)))
+            box.add_widget(self.current_game(msg))
         grid = GridLayout(cols=3, spacing=dp(10))
         for key, target in (
             ("new", "new"),
@@ -85,24 +62,49 @@ class StartScreen(Page):
         grid.size_hint_y = None
         grid.height = 2 * dp(84) + dp(10)
         box.add_widget(grid)
-        phones = self.ctl.phones
-        # Listening from before the first frame (the server itself starts right after it); the
-        # address is the network's now (redrawn when it changes).
-        if not phones.port:
-            box.add_widget(
-                Lbl(self.t("ui.start.phones", where=self.t("ui.start.no_phones")), colour=theme.MUTED, wrap=True)
-            )
-        elif phones.address is None:
-            box.add_widget(Lbl(self.t("ui.start.no_network"), colour=theme.DANGER, wrap=True, tid="start.network"))
-        else:
-            where = (phones.url() or "").rstrip("/")
-            box.add_widget(
-                Lbl(self.t("ui.start.phones", where=where), colour=theme.MUTED, wrap=True, tid="start.network")
-            )
+        box.add_widget(self.phones_line())
         for warning in self.ctl.health_words():  # saved games at risk, a weak power supply
             box.add_widget(Lbl(warning, colour=theme.DANGER, wrap=True, size=theme.FONT_SMALL, tid="start.health"))
         box.add_widget(Widget())
         return box
+
+    def current_game(self, msg: dict[str, Any]) -> Widget:
+        """The open game: its title, name and status, and the button back to it."""
+        game_page = self.app.pages["game"]
+        status = game_page.status_line(msg)
+        info = vbox(
+            Lbl(
+                self.t("ui.start.current", title=msg.get("title", "")),
+                size=theme.FONT_BIG,
+                bold=True,
+                one_line=True,
+            ),
+            Lbl(f"{game_name(self, str(msg.get('game')))} · {status}", colour=theme.MUTED, one_line=True),
+            spacing=dp(2),
+        )
+        resume_to = "end" if game_page.over(msg) else "game"
+        resume = Btn(
+            self.t("ui.start.resume"),
+            lambda: self.app.go(resume_to),
+            tid="start.resume",
+            colour=theme.GOOD,
+            width=dp(200),
+            height=dp(72),
+            size=theme.FONT_BIG,
+            bold=True,
+        )
+        return Panel(info, resume, orientation="horizontal", size_hint_y=None, height=dp(92))
+
+    def phones_line(self) -> Widget:
+        """Where phones join. Listening from before the first frame (the server itself starts right
+        after it); the address is the network's now (redrawn when it changes)."""
+        phones = self.ctl.phones
+        if not phones.port:
+            return Lbl(self.t("ui.start.phones", where=self.t("ui.start.no_phones")), colour=theme.MUTED, wrap=True)
+        if phones.address is None:
+            return Lbl(self.t("ui.start.no_network"), colour=theme.DANGER, wrap=True, tid="start.network")
+        where = (phones.url() or "").rstrip("/")
+        return Lbl(self.t("ui.start.phones", where=where), colour=theme.MUTED, wrap=True, tid="start.network")
 
 
 class NewGameScreen(Page):

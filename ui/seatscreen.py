@@ -5,6 +5,7 @@ issues a new link; an optional Wi-Fi QR code joins the Pi's hotspot."""
 from __future__ import annotations
 
 import io
+from collections.abc import Collection
 from functools import partial
 from typing import Any
 
@@ -85,49 +86,7 @@ class SeatsScreen(Page):
         connected = self.ctl.connected()
         rows = fit_height(vbox(spacing=dp(6), padding=(0, 0, dp(10), 0)))
         for link in self.links:
-            if link.claimed:
-                state = self.t("ui.seats.connected") if link.seat in connected else self.t("ui.seats.joined")
-                colour = theme.GOOD
-            else:
-                state, colour = self.t("ui.seats.free"), theme.MUTED
-            info = vbox(
-                Lbl(self.seat_label(link.seat), bold=True, one_line=True),
-                Lbl(state, colour=colour, size=theme.FONT_SMALL, one_line=True),
-                spacing=0,
-            )
-            row = Panel(
-                info,
-                orientation="horizontal",
-                size_hint_y=None,
-                height=dp(68),
-                border=theme.ACCENT if self.showing == link.seat else None,
-            )
-            if not link.claimed:
-                if self.showing == link.seat:
-                    row.add_widget(
-                        Btn(self.t("ui.seats.hide"), self.hide, tid=f"seats.hide.{link.seat}", width=dp(120))
-                    )
-                else:
-                    row.add_widget(
-                        Btn(
-                            self.t("ui.seats.show"),
-                            partial(self.show, link.seat),
-                            tid=f"seats.show.{link.seat}",
-                            colour=theme.ACCENT,
-                            width=dp(120),
-                        )
-                    )
-            else:
-                row.add_widget(
-                    Btn(
-                        self.t("ui.seats.release"),
-                        partial(self.release, link.seat),
-                        tid=f"seats.release.{link.seat}",
-                        colour=theme.DANGER,
-                        width=dp(120),
-                    )
-                )
-            rows.add_widget(row)
+            rows.add_widget(self.seat_row(link, connected))
         if self.ctl.wifi() is not None:
             rows.add_widget(Btn(self.t("ui.seats.wifi"), self.show_wifi, tid="seats.wifi"))
         if self.ctl.host is not None and self.ctl.phones.server:
@@ -140,6 +99,50 @@ class SeatsScreen(Page):
         left.size_hint_x = None
         left.width = dp(380)
         return hbox(left, self.qr_panel())
+
+    def seat_row(self, link: SeatLink, connected: Collection[str]) -> Widget:
+        """A seat: its name, whether a phone holds it, and Show / Hide (its code) or Release."""
+        if link.claimed:
+            state = self.t("ui.seats.connected") if link.seat in connected else self.t("ui.seats.joined")
+            colour = theme.GOOD
+        else:
+            state, colour = self.t("ui.seats.free"), theme.MUTED
+        info = vbox(
+            Lbl(self.seat_label(link.seat), bold=True, one_line=True),
+            Lbl(state, colour=colour, size=theme.FONT_SMALL, one_line=True),
+            spacing=0,
+        )
+        row = Panel(
+            info,
+            orientation="horizontal",
+            size_hint_y=None,
+            height=dp(68),
+            border=theme.ACCENT if self.showing == link.seat else None,
+        )
+        if link.claimed:
+            release = partial(self.release, link.seat)
+            row.add_widget(
+                Btn(
+                    self.t("ui.seats.release"),
+                    release,
+                    tid=f"seats.release.{link.seat}",
+                    colour=theme.DANGER,
+                    width=dp(120),
+                )
+            )
+        elif self.showing == link.seat:
+            row.add_widget(Btn(self.t("ui.seats.hide"), self.hide, tid=f"seats.hide.{link.seat}", width=dp(120)))
+        else:
+            row.add_widget(
+                Btn(
+                    self.t("ui.seats.show"),
+                    partial(self.show, link.seat),
+                    tid=f"seats.show.{link.seat}",
+                    colour=theme.ACCENT,
+                    width=dp(120),
+                )
+            )
+        return row
 
     def qr_panel(self) -> Widget:
         if self.showing is not None and self.showing != "@wifi" and self.ctl.phones.address is None:

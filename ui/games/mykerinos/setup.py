@@ -51,33 +51,11 @@ class SetupForm(base.SetupForm):
         self.rebuild()
 
     def build(self) -> None:
-        buttons = autogrid(4, dp(6))
-        for colour in strs(self.facts.get("colours")):
-            place = self.order.index(colour) + 1 if colour in self.order else 0
-            words = theme.marked(colour, self.t(f"ui.myk.colour.{colour}"))
-            label = f"{place}. {words}" if place else words
-            btn = Btn(
-                label,
-                partial(self.toggle, colour),
-                tid=f"setup.myk.colour.{colour}",
-                colour=MYK_COLOUR[colour] if place else theme.BUTTON,
-                text_colour=theme.on_player_colour(colour) if place else theme.TEXT,
-                bold=bool(place),
-            )
-            buttons.add_widget(btn)
-        self.add_widget(self.row(self.t("ui.myk.setup.colours"), buttons, self.t("ui.myk.setup.colours_note")))
+        self.add_widget(
+            self.row(self.t("ui.myk.setup.colours"), self.colour_buttons(), self.t("ui.myk.setup.colours_note"))
+        )
         if self.order:  # a name for each colour that plays (optional)
-            fields = fit_height(vbox(spacing=dp(4)))
-            for colour in self.order:
-
-                def named(value: str, c: str = colour) -> None:
-                    self.names[c] = value
-
-                hint = self.t(f"ui.myk.colour.{colour}")
-                fields.add_widget(
-                    NameInput(self.names.get(colour, ""), named, hint=hint, tid=f"setup.myk.name.{colour}")
-                )
-            self.add_widget(self.row(self.t("ui.setup.names"), fields, self.t("ui.setup.names_note")))
+            self.add_widget(self.row(self.t("ui.setup.names"), self.name_fields(), self.t("ui.setup.names_note")))
         if len(self.order) == 2:
             free = [c for c in strs(self.facts.get("colours")) if c not in self.order]
             if self.neutral is None:
@@ -106,6 +84,36 @@ class SetupForm(base.SetupForm):
                 self.t("ui.settings.myk.layout_note"),
             )
         )
+
+    def colour_buttons(self) -> Widget:
+        """A button per colour: tapped in turn order, each shows its place."""
+        buttons = autogrid(4, dp(6))
+        for colour in strs(self.facts.get("colours")):
+            place = self.order.index(colour) + 1 if colour in self.order else 0
+            words = theme.marked(colour, self.t(f"ui.myk.colour.{colour}"))
+            label = f"{place}. {words}" if place else words
+            btn = Btn(
+                label,
+                partial(self.toggle, colour),
+                tid=f"setup.myk.colour.{colour}",
+                colour=MYK_COLOUR[colour] if place else theme.BUTTON,
+                text_colour=theme.on_player_colour(colour) if place else theme.TEXT,
+                bold=bool(place),
+            )
+            buttons.add_widget(btn)
+        return buttons
+
+    def name_fields(self) -> Widget:
+        """A name field for each colour that plays, in turn order."""
+        fields = fit_height(vbox(spacing=dp(4)))
+        for colour in self.order:
+
+            def named(value: str, c: str = colour) -> None:
+                self.names[c] = value
+
+            hint = self.t(f"ui.myk.colour.{colour}")
+            fields.add_widget(NameInput(self.names.get(colour, ""), named, hint=hint, tid=f"setup.myk.name.{colour}"))
+        return fields
 
     def problem(self) -> str:
         return "" if 2 <= len(self.order) <= 4 else self.t("ui.myk.setup.need_colours")

@@ -91,38 +91,7 @@ class SetupForm(base.SetupForm):
         )
         self.level_row()
         for i in range(self.count):
-
-            def colour(value: Any, i: int = i) -> None:
-                self.colours[i] = str(value)
-                self.rebuild()
-
-            def machine(value: int, i: int = i) -> None:
-                self.machines[i] = value
-
-            def named(value: str, i: int = i) -> None:
-                self.names[i] = value
-
-            self.add_widget(
-                Panel(
-                    hbox(
-                        Lbl(self.t("ui.vm.setup.player", n=i + 1), bold=True),
-                        Lbl(self.t("ui.vm.setup.machine"), colour=theme.MUTED, halign="right"),
-                        Stepper(self.machines[i], 1, 6, machine, tid=f"setup.vm.machine.{i + 1}"),
-                        size_hint_y=None,
-                        height=theme.TOUCH,
-                    ),
-                    Choice(
-                        [(c, theme.marked(c, self.t(f"ui.vm.colour.{c}"))) for c in strs(self.facts.get("colours"))],
-                        self.colours[i],
-                        colour,
-                        tid=f"setup.vm.colour.{i + 1}",
-                    ),
-                    NameInput(self.names[i], named, hint=self.t("ui.setup.name_hint"), tid=f"setup.vm.name.{i + 1}"),
-                    orientation="vertical",
-                    size_hint_y=None,
-                    height=3 * theme.TOUCH + 2 * theme.GAP + 2 * theme.PAD,
-                )
-            )
+            self.add_widget(self.player_panel(i))
         n = self.count
         self.add_widget(
             self.row(
@@ -154,6 +123,39 @@ class SetupForm(base.SetupForm):
             )
         )
         self.add_widget(spacer(height=dp(10)))
+
+    def player_panel(self, i: int) -> Widget:
+        """Player ``i + 1``'s machine count, colour and name."""
+
+        def colour(value: Any) -> None:
+            self.colours[i] = str(value)
+            self.rebuild()
+
+        def machine(value: int) -> None:
+            self.machines[i] = value
+
+        def named(value: str) -> None:
+            self.names[i] = value
+
+        return Panel(
+            hbox(
+                Lbl(self.t("ui.vm.setup.player", n=i + 1), bold=True),
+                Lbl(self.t("ui.vm.setup.machine"), colour=theme.MUTED, halign="right"),
+                Stepper(self.machines[i], 1, 6, machine, tid=f"setup.vm.machine.{i + 1}"),
+                size_hint_y=None,
+                height=theme.TOUCH,
+            ),
+            Choice(
+                [(c, theme.marked(c, self.t(f"ui.vm.colour.{c}"))) for c in strs(self.facts.get("colours"))],
+                self.colours[i],
+                colour,
+                tid=f"setup.vm.colour.{i + 1}",
+            ),
+            NameInput(self.names[i], named, hint=self.t("ui.setup.name_hint"), tid=f"setup.vm.name.{i + 1}"),
+            orientation="vertical",
+            size_hint_y=None,
+            height=3 * theme.TOUCH + 2 * theme.GAP + 2 * theme.PAD,
+        )
 
     def level_row(self) -> None:
         """The Secret Service start level: the dial's numbers are not known to the companion, so it is

@@ -134,37 +134,45 @@ def place_rows(tv: Screen, place: JSONObject, who: str) -> list[Part]:
         )
     recycle = [txt(a) for a in seq_of(place.get("recycle"))]
     if recycle:
-        rows.append(text_part("recycle", tv.t("ui.vm.recycle"), size=theme.FONT_SMALL, colour=theme.MUTED, wrap=True))
-        small: dict[str, Any] = {"height": theme.TOUCH_SMALL, "size": theme.FONT_SMALL}
-        if len(recycle) <= 3:  # one row of buttons
-            buttons = [
-                button_part(
-                    f"recycle.{a}",
-                    tv.name("agent", a),
-                    partial(tv.start_recycle, a),
-                    tid=f"vm.recycle.{a}",
-                    width=dp(120),
-                    **small,
-                )
-                for a in recycle
-            ]
-        else:  # more than a row holds: chosen in a dialog
-            choose = partial(recycle_dialog, tv, recycle)
-            buttons = [
-                button_part(
-                    "recycle.choose",
-                    tv.t("ui.vm.recycle_choose"),
-                    choose,
-                    tid="vm.recycle.choose",
-                    width=dp(240),
-                    **small,
-                )
-            ]
-        rows.append(Part("recycle_buttons", recycle_row, children=[*buttons, Part("fill", Widget)]))
+        rows += recycle_parts(tv, recycle)
     rows.append(Part("gap", Widget))
     if not recycle and not tv.view.get("extra_turn"):  # the panel has room for what happened last
         rows.append(last_part(tv))
     return rows
+
+
+def recycle_parts(tv: Screen, recycle: list[str]) -> list[Part]:
+    """The agents the player may take back instead of placing one: a button each where one row
+    holds them, else one button that opens a dialog to choose from."""
+    small: dict[str, Any] = {"height": theme.TOUCH_SMALL, "size": theme.FONT_SMALL}
+    if len(recycle) <= 3:  # one row of buttons
+        buttons = [
+            button_part(
+                f"recycle.{a}",
+                tv.name("agent", a),
+                partial(tv.start_recycle, a),
+                tid=f"vm.recycle.{a}",
+                width=dp(120),
+                **small,
+            )
+            for a in recycle
+        ]
+    else:  # more than a row holds: chosen in a dialog
+        choose = partial(recycle_dialog, tv, recycle)
+        buttons = [
+            button_part(
+                "recycle.choose",
+                tv.t("ui.vm.recycle_choose"),
+                choose,
+                tid="vm.recycle.choose",
+                width=dp(240),
+                **small,
+            )
+        ]
+    return [
+        text_part("recycle", tv.t("ui.vm.recycle"), size=theme.FONT_SMALL, colour=theme.MUTED, wrap=True),
+        Part("recycle_buttons", recycle_row, children=[*buttons, Part("fill", Widget)]),
+    ]
 
 
 def recycle_row() -> Widget:

@@ -20,6 +20,7 @@ checking only):
 from __future__ import annotations
 
 import ast
+import re
 import sys
 from pathlib import Path
 
@@ -217,3 +218,43 @@ def test_no_benchmark_imports_itself_through_others() -> None:
     assert "pi_timing" in graph["bench_ai"] and "sy_games" in graph["pi_timing"], "it sees the lazy imports"
     assert circles(graph) == []
 
+
+def named_layers(text: str) -> dict[str, list[str]]:
+    """docs/architecture.md's "Every module's layer" table: module path -> the layers naming it. In
+    a row's modules, a folder (``ui/games/``) is followed by the names of its modules; a path with a
+    folder in it stands alone."""
+    section = text.split("### Every module's layer", 1)[1].split("\n#", 1)[0]
+    named: dict[str, list[str]] = {}
+    for row in section.splitlines():
+        cells = [c.strip() for c in row.strip().strip("|").split("|")]
+        if len(cells) != 3 or not cells[0].startswith("`"):
+            continue
+        folder = ""
+        for item in re.findall(r"`([^`]+)`", cells[2]):
+            if item.endswith("/"):
+                folder = item
+            else:
+                named.setdefault(item if "/" in item else folder + item, []).append(cells[0].strip("`"))
+    return named
+
+
+def test_the_architecture_page_names_every_module_in_its_layer() -> None:
+    named = named_layers((ROOT / "docs" / "architecture.md").read_text("utf-8"))
+    problems = []
+    modules = sorted(p.relative_to(ROOT).as_posix() for package in PACKAGES for p in (ROOT / package).rglob("*.py"))
+    for path in modules:
+        module = module_name(ROOT / path)
+        layers = named.pop(path, [])
+        if layers != [layer(module)]:
+            problems.append(f"{path}: named in {layers or 'no layer'}, is in {layer(module)}")
+    problems += [f"{path}: named, but there is no such module" for path in named]
+    assert problems == []
+    assert "companion/files.py" in modules and len(modules) > 150
+
+
+def test_the_layer_table_is_read_as_written() -> None:
+    text = (
+        "### Every module's layer\n\n| `app` | what | `companion/app/` `a.py` `b.py`; `x/y.py` |\n"
+        "\n## Next\n| `ui` | | `q.py` |"
+    )
+    assert named_layers(text) == {"companion/app/a.py": ["app"], "companion/app/b.py": ["app"], "x/y.py": ["app"]}

@@ -10,6 +10,12 @@
   on the disk). Every writer of a file the app keeps uses it: the configuration it edits, the host
   token, the tag table, the display facts and exported games.
 
+- :func:`set_aside` is what a reader does with a file it finds damaged (torn by a card that lost
+  its power, or not the app's): the file is renamed, never repaired or overwritten, to
+  ``NAME.damaged-YYYYMMDD-HHMMSS`` beside it, and the app starts without it; :func:`damaged_copies`
+  finds such copies, so the start screen, the host page and ``companion status`` say so until the
+  host removes them.
+
 SQLite keeps its own promises for ``companion.sqlite3`` (WAL, ``synchronous=FULL``); it gives its
 ``-wal`` and ``-shm`` files the mode of the database file, made 0600 here before SQLite opens it.
 Standard library only: every part may use it.
@@ -18,6 +24,7 @@ Standard library only: every part may use it.
 from __future__ import annotations
 
 import contextlib
+import datetime as _dt
 import os
 import stat
 import tempfile
@@ -27,6 +34,7 @@ from pathlib import Path
 PRIVATE_DIR = 0o700
 PRIVATE_FILE = 0o600
 STALE_TEMPORARY = 3600.0  # seconds after which a temporary file left by a crash is removed
+DAMAGED = ".damaged-"  # what a damaged file's copy has between its name and the time it was found
 
 
 def private_dir(path: Path | str) -> Path:
@@ -116,3 +124,32 @@ def _remove_stale(folder: Path, name: str) -> None:
             with contextlib.suppress(OSError):
                 if now - left.lstat().st_mtime > STALE_TEMPORARY:
                     left.unlink()
+
+
+def set_aside(path: Path | str, *companions: str) -> Path:
+    """Rename a damaged ``path`` (and its ``companions``, suffixes of files that belong to it, such as
+    SQLite's ``-wal``) to ``NAME.damaged-YYYYMMDD-HHMMSS`` beside it and flush the directory: the
+    bytes are kept as found for whoever wants to look, and a fresh file may take the name. Returns
+    the copy's path."""
+    target = Path(path)
+    stamp = _dt.datetime.now(_dt.UTC).strftime("%Y%m%d-%H%M%S")
+    copy = target.with_name(f"{target.name}{DAMAGED}{stamp}")
+    n = 1
+    while copy.exists():  # a second damaged file within the same second
+        n += 1
+        copy = target.with_name(f"{target.name}{DAMAGED}{stamp}-{n}")
+    os.replace(target, copy)
+    for suffix in companions:
+        with contextlib.suppress(FileNotFoundError):
+            os.replace(f"{target}{suffix}", f"{copy}{suffix}")
+    sync_dir(target.parent)
+    return copy
+
+
+def damaged_copies(folder: Path | str) -> list[Path]:
+    """The copies :func:`set_aside` left in ``folder`` (not their companions), oldest name first."""
+    try:
+        found = [p for p in Path(folder).glob(f"*{DAMAGED}*") if not p.name.endswith(("-wal", "-shm", "-journal"))]
+    except OSError:
+        return []
+    return sorted(found, key=lambda p: p.name)

@@ -15,6 +15,7 @@ uid that the two tables map to different pieces.
 from __future__ import annotations
 
 import json
+import logging
 import queue
 import threading
 import time
@@ -24,9 +25,11 @@ from pathlib import Path
 from typing import Any, Literal
 
 from companion.core.errors import CompanionError
-from companion.files import write_atomic
+from companion.files import set_aside, write_atomic
 from hardware.events import HardwareEvent, TagSeen
 from hardware.frames import normalize_uid
+
+log = logging.getLogger(__name__)
 
 FORMAT = "companion.tags"
 VERSION = 1
@@ -119,21 +122,23 @@ class TagTable:
 
     @classmethod
     def load(cls, path: Path | str) -> TagTable:
-        """The table at ``path``; empty when the file does not exist yet."""
+        """The table at ``path``; empty when the file does not exist yet.
+
+        A file that is not text or not JSON at all (torn by a card that lost its power, or
+        emptied) is set aside as ``tags.json.damaged-...`` (``companion.files.set_aside``: kept,
+        never repaired; the start screen, the host page and ``companion status`` say so) and the
+        table starts empty, so the box's buttons and readers still work. JSON that is not a tag
+        table (a hand edit) raises, as before, and changes nothing."""
         path = Path(path)
         try:
             text = path.read_text("utf-8")
+            data = json.loads(text)
         except FileNotFoundError:
             return cls(path)
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise TagTableError(
-                "hardware.tags.malformed",
-                f"{path}: not JSON ({exc})",
-                source=str(path),
-                problem=f"{path.name}: not JSON",
-            ) from None
+        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+            copy = set_aside(path)
+            log.error("the tag table %s could not be read (%s): kept as %s, starting empty", path, exc, copy)
+            return cls(path)
         return cls(path, parse_table(data, str(path)))
 
     # ------------------------------------------------------------------ reading

@@ -12,14 +12,19 @@ never logged; it appears in no view.
 from __future__ import annotations
 
 import hmac
+import logging
+import re
 import secrets
 import threading
 from pathlib import Path
 
-from companion.files import private_dir, write_atomic
+from companion.files import private_dir, set_aside, write_atomic
+
+log = logging.getLogger(__name__)
 
 TOKEN_FILE = "host-token"
 TOKEN_BYTES = 24  # 192 bits, like a seat's token
+TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]{16,64}")  # what secrets.token_urlsafe makes (and check accepts)
 
 
 def host_url(address: str, port: int, token: str) -> str:
@@ -63,7 +68,14 @@ class HostLink:
             return ""
         if self._cached is not None and self._cached[0] == stamp:
             return self._cached[1]
-        text = self.path.read_text("ascii").strip()
+        try:
+            text = self.path.read_text("ascii").strip()
+        except UnicodeDecodeError:
+            text = "\0"
+        if not TOKEN_SHAPE.fullmatch(text):  # torn or emptied by a card: kept aside, a new link is made
+            copy = set_aside(self.path)
+            log.error("the host token could not be read: kept as %s, a new host link is made", copy)
+            return ""
         self._cached = (stamp, text)
         return text
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import concurrent.futures
 import datetime as _dt
+import logging
 import queue
 import sqlite3
 import threading
@@ -22,7 +23,9 @@ from typing import Any, TypeVar
 
 from companion.core.errors import CompanionError
 from companion.core.jsonvalue import JSON, JSONObject, dumps, loads
-from companion.files import private_file, restrict
+from companion.files import private_file, restrict, set_aside
+
+log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
@@ -118,6 +121,8 @@ class StoredEvent:
     source: str = ""  # where the action came from (on its first event; "" when not known)
 
 
+SQLITE_CORRUPT, SQLITE_NOTADB = 11, 26  # SQLite's (primary) result codes for a damaged file
+SQLITE_DAMAGED = (SQLITE_CORRUPT, SQLITE_NOTADB)
 TOUCH_EVERY = 10.0  # seconds between two writes of a game's "last played" time while it is played
 
 
@@ -128,16 +133,62 @@ def _now() -> str:
 def connect(path: Path | str) -> sqlite3.Connection:
     """Open (and upgrade) a store file with the durability settings; used by the writer thread.
     The file is its owner's alone (0600, whatever the umask; an older one is made so), and so are
-    SQLite's ``-wal`` and ``-shm`` beside it (SQLite gives them the database file's mode)."""
+    SQLite's ``-wal`` and ``-shm`` beside it (SQLite gives them the database file's mode).
+
+    A file SQLite finds damaged (not a database, or corrupt: what a card may do to a file it was
+    writing when the power went, though every commit was flushed) is never repaired: it is set
+    aside with its ``-wal`` as ``companion.sqlite3.damaged-...`` (see ``files.set_aside``; the
+    start screen, the host page and ``companion status`` say so while the copy is there) and the
+    table starts with a new, empty file. After a stop that was not clean (a ``-wal`` file is
+    left), ``PRAGMA quick_check`` looks at every page first; a clean stop leaves nothing to check."""
+    why = _damage(path) if str(path) != ":memory:" and Path(f"{path}-wal").exists() else None
+    if why is None:
+        try:
+            return _connect(path)
+        except sqlite3.DatabaseError as exc:
+            if not _damaged(exc):
+                raise
+            why = str(exc)
+    copy = set_aside(path, "-wal", "-shm")
+    log.error("the saved games could not be read (%s): kept as %s, a new file is started", why, copy)
+    return _connect(path)
+
+
+def _damaged(exc: sqlite3.DatabaseError) -> bool:
+    return (getattr(exc, "sqlite_errorcode", 0) or 0) & 0xFF in SQLITE_DAMAGED
+
+
+def _damage(path: Path | str) -> str | None:
+    """What ``PRAGMA quick_check`` finds wrong with the file, through a read-only connection (which
+    never checkpoints the WAL into a damaged file, nor removes the WAL, when it closes); None if it
+    is whole, or if it cannot be looked at for another reason (then the open says why)."""
+    try:
+        db = sqlite3.connect(f"{Path(path).absolute().as_uri()}?mode=ro", uri=True)
+    except sqlite3.Error:
+        return None
+    try:
+        verdict = db.execute("PRAGMA quick_check(1)").fetchall()
+    except sqlite3.DatabaseError as exc:
+        return str(exc) if _damaged(exc) else None
+    finally:
+        db.close()
+    return None if verdict == [("ok",)] else f"quick_check: {verdict[0][0] if verdict else '?'}"
+
+
+def _connect(path: Path | str) -> sqlite3.Connection:
     if str(path) != ":memory:" and Path(path).parent.is_dir():
         private_file(path)
         for suffix in ("-wal", "-shm", "-journal"):
             restrict(Path(f"{path}{suffix}"))  # left by an older version
     db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=True)
-    db.execute("PRAGMA journal_mode=WAL")
-    db.execute("PRAGMA synchronous=FULL")
-    db.execute("PRAGMA foreign_keys=ON")
-    migrate(db)
+    try:
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=FULL")
+        db.execute("PRAGMA foreign_keys=ON")
+        migrate(db)
+    except BaseException:
+        db.close()
+        raise
     return db
 
 

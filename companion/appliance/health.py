@@ -3,7 +3,9 @@
 Three things lose a table's evening without a word in the game: saved games kept in RAM (an
 overlay file system, raspi-config's "Overlay File System", or a tmpfs), a power supply too weak for
 the Pi (under-voltage: SD card corruption, readers that drop out) and a Pi slowed down by heat or
-power (throttling). :func:`warnings` turns :mod:`.facts` into message codes with parameters (texts
+power (throttling). A file the app found damaged and set aside (``companion.files.set_aside``:
+the saved games, the tag table, the host token) is a fourth, said until the host removes the copy.
+:func:`warnings` turns :mod:`.facts` into message codes with parameters (texts
 in this package's catalogue, every language); :class:`HealthWatch` reads them again every
 ``interval`` seconds off the event loop (``vcgencmd`` is a process) and calls back when they change.
 """
@@ -18,10 +20,12 @@ from pathlib import Path
 from typing import Any
 
 from companion.appliance import facts
+from companion.files import DAMAGED, damaged_copies
 
 log = logging.getLogger(__name__)
 
 Warning_ = tuple[str, dict[str, Any]]
+STORE_FILE = "companion.sqlite3"  # the saved games' file in the data directory (companion.app.config)
 INTERVAL = 30.0
 
 
@@ -42,6 +46,12 @@ def warnings(
         found.append(("appliance.health.throttled_now", {}))
     elif flags & {"throttled since boot", "ARM frequency capped since boot", "soft temperature limit since boot"}:
         found.append(("appliance.health.throttled_boot", {}))
+    for copy in damaged_copies(data_dir):  # a file found damaged and set aside (files.set_aside)
+        name = copy.name.partition(DAMAGED)[0]
+        if name == STORE_FILE:
+            found.insert(0, ("appliance.health.damaged_games", {"copy": copy.name}))
+        else:
+            found.append(("appliance.health.damaged_file", {"name": name, "copy": copy.name}))
     return found
 
 

@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from companion.appliance import facts
+from companion.appliance import facts, health
 from companion.appliance.version import version_text
 
 UNIT = "companion.service"
@@ -126,6 +126,8 @@ def collect(config: Any) -> dict[str, Any]:
         "game": game,
         "storage": facts.storage(data_dir),
         "power": facts.throttled(),
+        # files found damaged and set aside (the saved games, the tag table, the host token)
+        "damaged": [[code, params] for code, params in health.warnings(data_dir, {}, {}) if ".damaged_" in code],
     }
 
 
@@ -180,6 +182,8 @@ def format_status(data: dict[str, Any], say: Say) -> str:
     rows.append(("data", f"{st['data_dir']} ({where}{room})"))
     if st["volatile"]:
         rows.append(("warning", _say("volatile", why=st["volatile"])))
+    for code, params in data.get("damaged", []):
+        rows.append(("warning", say(code, params)))
     if data.get("config_unreadable"):
         rows.append(("config", data["config_unreadable"]))
     else:

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from companion.files import damaged_copies
 from hardware import build
 from hardware.enrollment import EnrollmentSession, Piece, TagConflict, TagTable, TagTableError
 from hardware.events import HardwareEvent, ReaderStatus, TagGone, TagSeen
@@ -118,11 +119,32 @@ def test_malformed_tables_are_refused_whole(tmp_path: Path, data: object) -> Non
     assert table.items() == [("67003B51C6", EIFFEL)]  # bad input changes nothing
 
 
-def test_a_corrupt_file_is_an_error_not_an_empty_table(tmp_path: Path) -> None:
+def test_a_torn_file_is_kept_aside_and_said_not_repaired_or_overwritten(tmp_path: Path) -> None:
+    """A tag table a power cut tore (or emptied) is not a tag table of nobody's: its bytes are kept
+    as found, under a name that says so, and the table starts empty so the readers still work; a
+    new enrollment writes a new file and never touches the copy."""
     path = tmp_path / "tags.json"
-    path.write_text("{not json", "utf-8")
+    torn = b'{"format": "companion.tags", "version": 1, "tags": [{"uid": "67003B51C6", "ga'
+    path.write_bytes(torn)
+    table = TagTable.load(path)
+    assert table.items() == []
+    (copy,) = damaged_copies(tmp_path)
+    assert copy.name.startswith("tags.json.damaged-") and copy.read_bytes() == torn
+    assert not path.exists()
+    table.enroll("67003B51C6", EIFFEL)
+    assert TagTable.load(path).items() == [("67003B51C6", EIFFEL)]
+    assert damaged_copies(tmp_path) == [copy] and copy.read_bytes() == torn
+    path.write_bytes(b"\xff\xfe\x00")  # not even text
+    assert TagTable.load(path).items() == []
+    assert len(damaged_copies(tmp_path)) == 2
+
+
+def test_json_that_is_not_a_tag_table_is_an_error_and_stays(tmp_path: Path) -> None:
+    path = tmp_path / "tags.json"
+    path.write_text('{"format": "something else"}', "utf-8")
     with pytest.raises(TagTableError):
         TagTable.load(path)
+    assert path.read_text("utf-8") == '{"format": "something else"}' and damaged_copies(tmp_path) == []
 
 
 def test_the_session_takes_the_next_tag_on_its_reader_only(tmp_path: Path) -> None:

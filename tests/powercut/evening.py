@@ -6,15 +6,18 @@ Each **session** mounts what the last cut left, starts the server (a start is it
 then), opens the host page, makes a game when none is open (the three games in turn), and plays:
 every phone's and the table link's moves come from the random legal players of ``tests/drivers.py``,
 decided on a copy of the game kept here and sent by the seat that makes them; now and then the
-host page switches the table's language, and a game is exported and imported again with the
-command line (through the server's socket). The cut comes before a mutating operation chosen from
+host page switches the table's language, a game is exported and imported again with the
+command line (through the server's socket), and a tag is enrolled (``companion enroll``). The cut
+comes before a mutating operation chosen from
 what the previous sessions did: any operation, a rename (between a temporary file's write and its
 rename), a WAL flush (inside a commit) or a write of the database file (inside a checkpoint, on a
 stop). Then the server is killed, the card unmounted, and what survived is **checked**:
 
 - every action whose acknowledgement reached a phone (or the host page) is there, and the log is
   the one played (no half action);
-- ``PRAGMA integrity_check`` is ok; every other file is parseable JSON or TOML;
+- ``PRAGMA integrity_check`` is ok; every other file is parseable JSON or TOML; the tag table
+  holds every enrolled tag (and at most the one being enrolled); the app set no file aside as
+  damaged;
 - the next session's start shows the same game, and its phones are welcomed back with its state.
 
 ``python tests/powercut/evening.py --cuts 300`` (``make power-cut``) prints one line per cut and,
@@ -55,6 +58,7 @@ from mount import Mount, mounted  # noqa: E402
 from companion.app.chance import TEST_SEED_ENV  # noqa: E402
 from companion.core import TABLE, Game  # noqa: E402
 from companion.core.game import intent_codec  # noqa: E402
+from companion.files import damaged_copies  # noqa: E402
 
 GAMES = ("scotland_yard", "victorian_masterminds", "mykerinos")
 SETUPS: dict[str, dict[str, Any]] = {  # what the host page's form sends
@@ -167,6 +171,8 @@ class Evening:
         self.mirror_id: int | None = None
         self.made = 0  # games made, to take the three in turn
         self.refused = 0  # moves the rules refused (nothing changed)
+        self.tags: set[str] = set()  # tags whose enrollment the command said was done
+        self.enrolling: str | None = None  # the one being enrolled when the power went, if any
         self.samples: list[dict[str, Any]] = []  # per action: kind, actor, bytes written, fsyncs
         self.kinds: dict[str, int] = {}  # operations of the last uncut session, for choosing a cut
         self.ops_per_action = 40.0
@@ -340,6 +346,9 @@ class Evening:
                 if self.rng.random() < 0.04:
                     await asyncio.to_thread(self.export_and_import, mount)
                     continue
+                if self.rng.random() < 0.03:
+                    await asyncio.to_thread(self.enroll, mount)
+                    continue
                 await self.act(phones, mount)
         finally:
             for client in clients:
@@ -505,6 +514,19 @@ class Evening:
         imported = max(int(r[0]) for r in self.live("SELECT id FROM games"))
         self.acked.setdefault(imported, 0)
 
+    def enroll(self, mount: Mount) -> None:
+        """A tag enrolled with the command line (``companion enroll``: the tag table, written whole)."""
+        uid = f"04{self.rng.randrange(16**8):08X}"
+        piece = self.rng.choice(("merchant:red", "merchant:blue", "building:paris:monument"))
+        self.enrolling = uid
+        out = self.cli("enroll", "--game", "mykerinos", "--piece", piece, "--uid", uid, "--replace")
+        if out.returncode != 0:
+            if mount.wait_cut(timeout=1):
+                raise PowerOff("cut during an enrollment")
+            raise AssertionError(f"enroll: {out.stderr}")
+        self.tags.add(uid)
+        self.enrolling = None
+
     # -- what survived --------------------------------------------------------------------------------
 
     def check(self) -> None:
@@ -528,6 +550,20 @@ class Evening:
                 except (ValueError, UnicodeDecodeError) as exc:
                     problems.append(f"{path.relative_to(copy)} is torn: {exc}")
                     corrupt = True
+        for damaged in damaged_copies(copy / "data"):  # the app found a file damaged and set it aside
+            problems.append(f"{damaged.name}: the app found it damaged")
+            corrupt = True
+        tags = copy / "data" / "tags.json"
+        with contextlib.suppress(FileNotFoundError, ValueError, UnicodeDecodeError, KeyError, TypeError):
+            kept = {t["uid"] for t in json.loads(tags.read_text("utf-8"))["tags"]}
+            if not self.tags <= kept <= self.tags | ({self.enrolling} if self.enrolling else set()):
+                problems.append(f"tags.json: enrolled {sorted(self.tags)}, kept {sorted(kept)}")
+                corrupt = True
+            self.tags = kept  # (the one being enrolled may have been kept)
+        if self.tags and not tags.exists():
+            problems.append("tags.json is gone")
+            corrupt = True
+        self.enrolling = None
         lost = 0
         if db_path.exists():
             db = sqlite3.connect(db_path)
@@ -606,10 +642,12 @@ def evening(work: Path, cuts: int, seed: int, echo: bool = False) -> Evening:
     night.session(None, actions=20)
     session = 1
     while night.tally.cuts < cuts and session < 3 * cuts + 10:
-        before = night.tally.cuts
+        before, told = night.tally.cuts, len(night.tally.problems)
         night.session(night.choose_cut(session))
         session += 1
         if echo and night.tally.cuts != before:
+            for problem in night.tally.problems[told:]:  # at once: a long run may be stopped
+                print(f"  {problem}", flush=True)
             print(f"cut {night.tally.cuts}: {night.tally.line()}", flush=True)
     return night
 

@@ -70,3 +70,28 @@ def test_a_healthy_pi_shows_no_warning(display: str, tmp_path: Path) -> None:
         assert "start.health" not in app.state()["tids"]
     finally:
         app.stop()
+
+
+def test_files_a_card_damaged_are_said_on_the_start_screen_in_the_tables_language(display: str, tmp_path: Path) -> None:
+    """The saved games torn (as a card may leave them whatever was flushed): the table starts
+    without them, the start screen says so and where the copy is kept, as does the host page. (The
+    tag table is read only by a box with parts: tests/powercut/test_torn_files.py has it.)"""
+    import os
+
+    bin_dir = vcgencmd(tmp_path / "bin", "0x0")
+    app = AppProcess(display, tmp_path, language="de", extra_env={"PATH": f"{bin_dir}:{os.environ['PATH']}"})
+    app.data.mkdir(mode=0o700, parents=True, exist_ok=True)
+    (app.data / "companion.sqlite3").write_bytes(bytes(4096) + b"SQLite format 3\x00" * 64)
+    app.start()
+    try:
+        state = app.wait(lambda s: "start.health" in s["tids"], timeout=30, what="the damaged files")
+        shown = [t for t in state["texts"] if "konnte" in t]
+        assert len(shown) == 1, state["texts"]
+        assert shown[0].startswith("Die gespeicherten Spiele konnten") and "companion.sqlite3.damaged-" in shown[0]
+        app.screenshot("start_damaged_files_de")
+        token = HostLink(app.data).token()
+        assert asyncio.run(host_warnings(app.info()["port"], token)) == shown
+    finally:
+        app.stop()
+    copies = sorted(p.name for p in app.data.iterdir() if ".damaged-" in p.name)
+    assert [c.partition(".damaged-")[0] for c in copies] == ["companion.sqlite3"]

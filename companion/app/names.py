@@ -25,6 +25,7 @@ from companion.app.savedgame import LoadedGame
 from companion.core.audience import TABLE
 from companion.core.errors import CompanionError
 from companion.core.jsonvalue import JSON, JSONObject
+from companion.core.summary import person
 from companion.games import get_summary
 
 SEAT_KEYS = ("seat", "active", "turn", "player")
@@ -37,7 +38,7 @@ def seat_names(rules: str, view: JSONObject) -> dict[str, JSON]:
         players = get_summary(rules).players(view)
     except (CompanionError, ImportError, AttributeError):
         return {}  # a game without a summary (the tests' toy game): ids stay ids
-    return {p.seat: p.name or {"t": p.label.code, **p.label.params} for p in players}
+    return {p.seat: person(players, p.seat) for p in players}
 
 
 def in_words(

@@ -24,7 +24,8 @@ PASS = "[data-choice=pass]"
 @pytest.mark.slow
 def test_three_phones_play_a_season(tmp_path: Path) -> None:
     async def scenario() -> None:
-        async with rig(tmp_path, "mykerinos", {"seats": SEATS}) as r, chromium() as browser:
+        # Green's player typed a name in lower case: every screen shows it as typed.
+        async with rig(tmp_path, "mykerinos", {"seats": SEATS, "names": {"green": "om"}}) as r, chromium() as browser:
             await table_do(r, {"kind": "myk.choose_start_player", "seat": "blue"})
             await table_do(r, {"kind": "myk.enter_patrons", "order": PATRONS})
             pages = await open_phones(r, browser, [*SEATS, TABLE_SEAT])
@@ -64,6 +65,11 @@ def test_three_phones_play_a_season(tmp_path: Path) -> None:
             await settled(green, seq)  # where zone 1 lies: the first row, on the left
             assert await green.locator("[data-section=survey] [data-where]").inner_text() == "(row 1, left)"
             await shot(green, "mykerinos-zone-where")
+            # Whose choice it is, the verb agreeing: "om chooses" on the others' phones, "You choose" on om's.
+            assert await green.locator("#seat").inner_text() == "Green · om"
+            assert (await green.locator("p[data-turn=green]").inner_text()).endswith("You choose as no. 1")
+            await settled(blue, seq)
+            assert (await blue.locator("p[data-turn=green]").inner_text()).endswith("om chooses as no. 1")
 
             # Green (1st) takes the Lord Lemon parcel worth 3: patron, then points, then confirm.
             await settled(green, seq)

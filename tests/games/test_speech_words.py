@@ -9,7 +9,8 @@ import re
 from typing import Any
 
 import pytest
-from speech_samples import GAMES, codes, samples, say_codes
+from drivers import VM_CONFIG
+from speech_samples import GAMES, codes, play, samples, say_codes
 
 from companion.app.i18n import LANGUAGES
 from companion.app.readable import line
@@ -105,7 +106,13 @@ def test_the_capture_names_the_captor_and_the_station_and_the_end_names_the_winn
         if end["reason"] == "captured":
             (caught,) = named(lines, "sy.say.captured")
             assert caught.params["station"] == end["station"]
-            assert line(caught, "en").startswith(("Detective", "Bobby"))
+            figure = str(end["figure"])
+            seat = next(s for s in after["seats"] if figure in s.get("figures", []))  # type: ignore[union-attr]
+            said = line(caught, "en")
+            if figure.startswith("D"):  # the detective's player, by the name typed at setup
+                assert seat["name"] and said.startswith(f"{seat['name']} catches Mister X"), said
+            else:  # a bobby is moved by all the detectives
+                assert said.startswith(f"Bobby {figure[1:]} catches"), said
         winner = {"mrx": "sy.say.winner.mrx", "detectives": "sy.say.winner.detectives"}.get(str(end["winner"]))
         assert [item.code for item in lines][-1:] == ([winner] if winner else [f"sy.say.{end['reason']}"])
     assert ends >= 6
@@ -228,3 +235,25 @@ def test_every_line_reads_as_words_in_every_language(lang: str) -> None:
             assert (
                 words.strip() and "{" not in words and ".say." not in words and not re.search(r"\b(sy|vm|myk)\.", words)
             )
+
+
+def test_players_are_said_by_the_names_typed_at_setup_and_by_colour_only_without_one() -> None:
+    """The screen names players by the names the table typed; the voice says the same names (a
+    colour only for a seat nobody named), in every language."""
+    vm_players = [{**p, "name": n} for p, n in zip(VM_CONFIG["players"], ["Ann", "", "Chloé"], strict=False)]  # type: ignore[arg-type]
+    myk = {"seats": ["white", "red", "green"], "layout": "ring5", "names": {"white": "Ann", "green": "Chloé"}}
+    # game, setup, the unnamed seat's colour, the named seats' colours (never said)
+    for game, config, unnamed, hidden in (
+        ("victorian_masterminds", {**VM_CONFIG, "players": vm_players}, "Blue", ("Red", "Green")),
+        ("mykerinos", myk, "Red", ("White", "Green")),
+    ):
+        said: set[str] = set()
+        for seed in (1, 2, 3):
+            for _, _before, _after, lines in play(game, config, seed):
+                for item in (i for i in lines if {"player", "players"} & set(i.params)):
+                    words = line(item, "en")
+                    assert not any(re.search(rf"\b{c}\b", words) for c in hidden), words
+                    said |= {w for w in ("Ann", "Chloé", unnamed) if re.search(rf"\b{w}\b", words)}
+                    for lang in LANGUAGES:  # a name is a name in every language
+                        assert all(n in line(item, lang) for n in ("Ann", "Chloé") if n in words)
+        assert said == {"Ann", "Chloé", unnamed}, (game, said)

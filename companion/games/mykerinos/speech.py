@@ -13,9 +13,11 @@ from companion.core.summary import Line, items, listed, num, obj, t, txt
 from companion.games.mykerinos.summary import code
 
 
-def _colour(seat: JSON) -> JSONObject:
-    """A player's colour, as said at the start of a sentence ("Blue plays first")."""
-    return t(code("say", "colour", txt(seat)))
+def _player(view: JSONObject, seat: JSON) -> JSON:
+    """A player as the screen names them: the name typed at setup, else the colour, as said at
+    the start of a sentence ("Blue plays first")."""
+    name = txt(obj(view.get("names")).get(txt(seat)))
+    return name if name else t(code("say", "colour", txt(seat)))
 
 
 def announcements(before: JSONObject, after: JSONObject) -> tuple[Line, ...]:
@@ -44,7 +46,7 @@ def announcements(before: JSONObject, after: JSONObject) -> tuple[Line, ...]:
         lines.append(Line("myk.say.season", {"season": season}))
         first = obj(after.get("turn")).get("seat")
         if isinstance(first, str):
-            lines.append(Line("myk.say.begins", {"player": _colour(first)}))
+            lines.append(Line("myk.say.begins", {"player": _player(after, first)}))
     result = obj(after.get("result"))
     if phase == "over" and was != "over" and result:
         winners = [w for w in items(result.get("winners")) if isinstance(w, str)]
@@ -55,7 +57,7 @@ def announcements(before: JSONObject, after: JSONObject) -> tuple[Line, ...]:
                 Line(
                     "myk.say.winner",
                     {
-                        "players": listed([_colour(w) for w in winners], "myk.say.and"),
+                        "players": listed([_player(after, w) for w in winners], "myk.say.and"),
                         "count": len(winners),
                         "points": max(num(obj(players.get(w)).get("score")) for w in winners),
                     },

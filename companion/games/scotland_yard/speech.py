@@ -16,9 +16,15 @@ from companion.core.jsonvalue import JSON, JSONObject
 from companion.core.summary import Line, items, num, obj, t, txt
 
 
-def _figure(name: str) -> JSONObject:
-    """``D2`` → "Detective 2", ``B1`` → "Bobby 1"."""
+def _figure(view: JSONObject, name: str) -> JSON:
+    """``D2`` → the name typed for that detective's seat, else "Detective 2"; ``B1`` → "Bobby 1"
+    (moved by all the detectives)."""
     kind, n = name[:1], name[1:]
+    if kind == "D":  # a detective is the seat's own figure; the bobbies are every detective's
+        seats = [s for s in map(obj, items(view.get("seats"))) if name in items(s.get("figures"))]
+        typed = txt(seats[0].get("name")) if len(seats) == 1 else ""
+        if typed:
+            return typed
     return t("sy.figure.B" if kind == "B" else "sy.figure.D", n=n)
 
 
@@ -45,7 +51,10 @@ def announcements(before: JSONObject, after: JSONObject) -> tuple[Line, ...]:
         reason = txt(end.get("reason"))
         if reason == "captured":
             lines.append(
-                Line("sy.say.captured", {"figure": _figure(txt(end.get("figure"))), "station": num(end.get("station"))})
+                Line(
+                    "sy.say.captured",
+                    {"figure": _figure(after, txt(end.get("figure"))), "station": num(end.get("station"))},
+                )
             )
         elif reason in ("x_escaped", "x_trapped", "detectives_stuck", "ended_by_table"):
             lines.append(Line(f"sy.say.{reason}"))

@@ -22,7 +22,11 @@ def _colour(colour: str) -> JSONObject:
     return t(f"vm.colour.{colour}") if colour in DEFAULT_COLOURS else t("vm.sum.as_typed", text=colour)
 
 
-def seat_name(view: JSONObject, seat: str) -> JSONObject:
+def seat_name(view: JSONObject, seat: str) -> JSON:
+    """A seat for people: the name typed at setup, else its colour (see ``core.summary.person``)."""
+    for p in map(obj, items(view.get("players"))):
+        if p.get("seat") == seat and txt(p.get("name")):
+            return txt(p.get("name"))
     return seat_word(seat, _colour_of(view, seat))
 
 

@@ -310,8 +310,10 @@ const C = (() => {
     // Whose phone it is, under the title: "Mister X · Alice", "Détective 1 · Bob", "Bleu".
     const seat = document.getElementById("seat");
     if (seat && you) {
-      const words = [you.label ? said(you.label) : "", you.name || ""].filter(Boolean).join(" · ");
-      seat.textContent = words.charAt(0).toUpperCase() + words.slice(1);  // "Azul", a colour's name alone
+      // A label starts with a capital ("Azul", a colour's name alone); a typed name stays as typed,
+      // as the table shows it ("om" is "om" on every screen).
+      const label = you.label ? said(you.label) : "";
+      seat.textContent = [label.charAt(0).toUpperCase() + label.slice(1), you.name || ""].filter(Boolean).join(" · ");
       seat.dataset.seat = mySeat || "";
     }
     // ctx.seat: this phone's seat ("@table" for the table link), as the welcome named it.

@@ -10,8 +10,9 @@ let mykNames = {};  // the players' names entered at setup, by colour (set by re
 /* A player's chip: the name entered at setup, else the colour in words; the style puts the colour's
  * shape in front (as on the touchscreen, ui/theme.py: PLAYER_MARK). */
 function mykChip(el, t, colour) {
-  const word = mykNames[colour] || t("myk.colour." + colour);  // "blue" in a sentence, "Blue" on its own chip
-  return el("span", { class: "chip myk-c myk-" + colour, "data-colour": colour }, word.charAt(0).toUpperCase() + word.slice(1));
+  // A typed name as typed (as the table shows it); "blue" in a sentence is "Blue" on its own chip.
+  const word = mykNames[colour] || (c => c.charAt(0).toUpperCase() + c.slice(1))(t("myk.colour." + colour));
+  return el("span", { class: "chip myk-c myk-" + colour, "data-colour": colour }, word);
 }
 
 function mykRoomName(t, id) {
@@ -80,7 +81,10 @@ function mykTurnLine(view, me, { el, t }) {
     const head = [t("phone.myk.zone", { zone: sv.zone, of: sv.of }), " ", mykWhere(t, sv)];
     if (w.for === "counts") return el("p", { "data-turn": "table" }, el("b", {}, head), " · ", t("phone.myk.wait_counts"));
     const who = w.seat === me ? t("phone.myk.you") : mykChip(el, t, w.seat);
-    const what = w.for === "neutral_pick" ? t("phone.myk.picks_neutral") : t("phone.myk.chooses", { rank: w.rank });
+    const mine = w.seat === me;  // "You choose", "Om chooses": the verb agrees with who
+    const what = w.for === "neutral_pick"
+      ? t(mine ? "phone.myk.you_pick_neutral" : "phone.myk.picks_neutral")
+      : t(mine ? "phone.myk.you_choose" : "phone.myk.chooses", { rank: w.rank });
     return el("p", { class: w.seat === me ? "myk-yours" : "", "data-turn": w.seat }, el("b", {}, head), " · ", who, " ", what);
   }
   return null;

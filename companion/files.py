@@ -34,6 +34,7 @@ from pathlib import Path
 PRIVATE_DIR = 0o700
 PRIVATE_FILE = 0o600
 STALE_TEMPORARY = 3600.0  # seconds after which a temporary file left by a crash is removed
+STORE_FILE = "companion.sqlite3"  # the saved games (every part that opens or names it: this name)
 DAMAGED = ".damaged-"  # what a damaged file's copy has between its name and the time it was found
 
 

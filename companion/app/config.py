@@ -16,6 +16,7 @@ from typing import Any
 
 from companion.app.i18n import LANGUAGES
 from companion.core.errors import CompanionError
+from companion.files import STORE_FILE
 
 DEFAULT_PORT = 8080
 
@@ -59,7 +60,7 @@ class Config:
 
     @property
     def store_path(self) -> Path:
-        return self.data_dir / "companion.sqlite3"
+        return self.data_dir / STORE_FILE
 
     @property
     def tags_path(self) -> Path:

@@ -68,10 +68,7 @@ class HostLink:
             return ""
         if self._cached is not None and self._cached[0] == stamp:
             return self._cached[1]
-        try:
-            text = self.path.read_text("ascii").strip()
-        except UnicodeDecodeError:
-            text = "\0"
+        text = self.path.read_bytes().decode("ascii", "replace").strip()
         if not TOKEN_SHAPE.fullmatch(text):  # torn or emptied by a card: kept aside, a new link is made
             copy = set_aside(self.path)
             log.error("the host token could not be read: kept as %s, a new host link is made", copy)

@@ -38,7 +38,7 @@ def seat_names(rules: str, view: JSONObject) -> dict[str, JSON]:
         players = get_summary(rules).players(view)
     except (CompanionError, ImportError, AttributeError):
         return {}  # a game without a summary (the tests' toy game): ids stay ids
-    return {p.seat: person(players, p.seat) for p in players}
+    return {p.seat: person(p) for p in players}
 
 
 def in_words(

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from companion.files import write_atomic
+from companion.files import STORE_FILE, write_atomic
 
 log = logging.getLogger(__name__)
 
@@ -144,7 +144,7 @@ def storage(data_dir: Path) -> dict[str, Any]:
         facts.update(free_bytes=usage.free, total_bytes=usage.total)
     except OSError:
         pass
-    store = Path(data_dir) / "companion.sqlite3"
+    store = Path(data_dir) / STORE_FILE
     try:  # a data directory this user may not enter (0750 companion) has a size nobody here can tell
         if store.is_file():
             facts["store_bytes"] = sum(

@@ -20,12 +20,11 @@ from pathlib import Path
 from typing import Any
 
 from companion.appliance import facts
-from companion.files import DAMAGED, damaged_copies
+from companion.files import DAMAGED, STORE_FILE, damaged_copies
 
 log = logging.getLogger(__name__)
 
 Warning_ = tuple[str, dict[str, Any]]
-STORE_FILE = "companion.sqlite3"  # the saved games' file in the data directory (companion.app.config)
 INTERVAL = 30.0
 
 
@@ -46,13 +45,20 @@ def warnings(
         found.append(("appliance.health.throttled_now", {}))
     elif flags & {"throttled since boot", "ARM frequency capped since boot", "soft temperature limit since boot"}:
         found.append(("appliance.health.throttled_boot", {}))
-    for copy in damaged_copies(data_dir):  # a file found damaged and set aside (files.set_aside)
+    return [*damaged(data_dir, games=True), *found, *damaged(data_dir, games=False)]
+
+
+def damaged(data_dir: Path, games: bool | None = None) -> list[Warning_]:
+    """A warning for each file found damaged and set aside (``files.set_aside``): the saved games'
+    (``games`` True: only those, False: only the others, None: all)."""
+    out: list[Warning_] = []
+    for copy in damaged_copies(data_dir):
         name = copy.name.partition(DAMAGED)[0]
-        if name == STORE_FILE:
-            found.insert(0, ("appliance.health.damaged_games", {"copy": copy.name}))
-        else:
-            found.append(("appliance.health.damaged_file", {"name": name, "copy": copy.name}))
-    return found
+        if name == STORE_FILE and games is not False:
+            out.append(("appliance.health.damaged_games", {"copy": copy.name}))
+        elif name != STORE_FILE and games is not True:
+            out.append(("appliance.health.damaged_file", {"name": name, "copy": copy.name}))
+    return out
 
 
 def read(data_dir: Path) -> list[Warning_]:

@@ -19,6 +19,7 @@ from typing import Any
 
 from companion.appliance import facts, health
 from companion.appliance.version import version_text
+from companion.files import STORE_FILE
 
 UNIT = "companion.service"
 SHOW_KEYS = ("LoadState", "ActiveState", "SubState", "StatusText", "ActiveEnterTimestamp", "NRestarts", "Result")
@@ -75,7 +76,7 @@ def service(user: bool = False) -> dict[str, str] | None:
 
 def stored_game(data_dir: Path) -> dict[str, Any] | None:
     """The current game in the store file, read-only (the running app stays the only writer)."""
-    path = data_dir / "companion.sqlite3"
+    path = data_dir / STORE_FILE
     if data_dir.is_dir() and not os.access(data_dir, os.R_OK | os.X_OK):
         return {"unreadable": str(data_dir)}
     if not path.is_file():
@@ -127,7 +128,7 @@ def collect(config: Any) -> dict[str, Any]:
         "storage": facts.storage(data_dir),
         "power": facts.throttled(),
         # files found damaged and set aside (the saved games, the tag table, the host token)
-        "damaged": [[code, params] for code, params in health.warnings(data_dir, {}, {}) if ".damaged_" in code],
+        "damaged": [[code, params] for code, params in health.damaged(data_dir)],
     }
 
 

@@ -110,14 +110,10 @@ def num(value: JSON, default: int = 0) -> int:
     return value if isinstance(value, int) and not isinstance(value, bool) else default
 
 
-def person(players: Sequence[Player], seat: str) -> JSON:
+def person(player: Player) -> JSON:
     """A seat for people, as every screen, the voice and the command line say it: the name typed
-    at setup (as typed), else the seat's label in words ("Red", "Detective 2"); the id itself for a
-    seat the game does not list."""
-    for player in players:
-        if player.seat == seat:
-            return player.name if player.name else {"t": player.label.code, **player.label.params}
-    return seat
+    at setup (as typed), else the seat's label in words ("Red", "Detective 2")."""
+    return player.name if player.name else {"t": player.label.code, **player.label.params}
 
 
 def t(code: str, **params: JSON) -> JSONObject:

@@ -19,8 +19,19 @@ from PIL import Image
 from pyzbar.pyzbar import decode
 
 from companion.app import bgstats
-from companion.app.history import CSV_COLUMNS, PAGE, History, Play, PlayerResult, local_time, to_csv, to_json
+from companion.app.history import (
+    CSV_COLUMNS,
+    PAGE,
+    History,
+    Play,
+    PlayerResult,
+    local_time,
+    minutes_between,
+    to_csv,
+    to_json,
+)
 from companion.app.qr import qr_png
+from companion.app.savedgame import load_game
 from companion.app.store import Store
 from companion.app.table import Table
 from companion.core import TABLE, Audience
@@ -30,10 +41,11 @@ from companion.games.scotland_yard.model import DrawStart, Move, PlaceDetectives
 QR_PANEL = 300  # px: less than the touchscreen's QR panel gives a code at 800×480 (about 340 px)
 
 
-async def finish(table: Table, rules: str, seed: int) -> int:
-    """A whole random legal game through the real table and store."""
-    name, config, choose = DRIVERS[rules]
-    game_id = await table.new_game(name, config, f"{rules} {seed}", seed=seed)
+async def finish(table: Table, rules: str, seed: int, config: dict[str, Any] | None = None) -> int:
+    """A whole random legal game through the real table and store (set up with ``config``, else
+    the driver's)."""
+    name, default, choose = DRIVERS[rules]
+    game_id = await table.new_game(name, default if config is None else config, f"{rules} {seed}", seed=seed)
     rng = random.Random(seed)
     while table.game is not None and table.game.outcome() is None:
         choice = choose(table.game, rng)
@@ -325,3 +337,57 @@ def test_names_given_at_setup_are_the_players_in_history_and_bgstats(tmp_path: P
         assert isinstance(data, dict) and isinstance(data["players"], list)
         ids[play.rules] = [p["sourcePlayerId"] for p in data["players"]]  # type: ignore[index]
     assert ids["victorian_masterminds"][:2] == ["ann", "bo berg"] and ids["mykerinos"][1] == "ann"
+
+
+def _recorded_start(rules: str, config: dict[str, Any], entries: Any) -> str:
+    """Who started, from what the table recorded rather than from any summary: Scotland Yard's
+    Mister X; Victorian Masterminds' first player at setup; Mykerinos' start player as drawn (or
+    chosen) before the first season, not the player who started the last season."""
+    if rules == "scotland_yard":
+        return "mrx"
+    if rules == "victorian_masterminds":
+        return str(config["first_player"])
+    kinds = [e.event for e in entries if e.event.kind in ("myk.start_player_drawn", "myk.start_player_chosen")]
+    assert len(kinds) == 1
+    return str(kinds[0].seat)
+
+
+@pytest.mark.parametrize(
+    ("rules", "config", "seed"),
+    [
+        ("scotland_yard", {"mister_x": "Xavier", "detectives": ["Ann", "Bob"]}, 11),
+        ("victorian_masterminds", {**DRIVERS["victorian_masterminds"][1], "first_player": "p2"}, 4),
+        ("mykerinos", {"seats": ["blue", "red", "green"], "layout": "line4", "names": {"red": "Ann"}}, 1),
+    ],
+)
+def test_every_games_bgstats_play_says_what_the_table_recorded(
+    tmp_path: Path, rules: str, config: dict[str, Any], seed: int
+) -> None:
+    """Each game played to its end through the real table and store: the BG Stats play names the
+    player who started the game (Mykerinos: the one drawn before the first season — "Der
+    Startspieler wird ausgelost" — not the season-4 starter; Victorian Masterminds: the first
+    player, after the log dropped its first lines), its date and minutes from the saved game, and
+    the winners and scores of the outcome."""
+
+    async def work(table: Table) -> int:
+        return await finish(table, rules, seed, config)
+
+    game_id = run(tmp_path, work)
+    with Store(tmp_path / "history.sqlite3") as store:
+        header = store.header(game_id)
+        game = load_game(store, game_id).game
+        play = History(store).play(game_id)
+    outcome = game.outcome()
+    assert outcome is not None
+    data = bgstats.decode(bgstats.link(play))
+    assert isinstance(data, dict) and isinstance(data["players"], list)
+    players = {p.seat: entry for p, entry in zip(play.players, data["players"], strict=True)}
+    starter = _recorded_start(rules, config, game.entries)
+    assert {seat for seat, p in players.items() if p["startPlayer"]} == {starter}  # type: ignore[index]
+    assert {seat for seat, p in players.items() if p["winner"]} == set(outcome.winners)  # type: ignore[index]
+    if rules != "scotland_yard":
+        assert {seat: p["score"] for seat, p in players.items()} == dict(outcome.scores)  # type: ignore[index]
+    assert data["playDate"] == bgstats.utc_text(header.updated)
+    assert data["durationMin"] == play.minutes == minutes_between(header.created, header.updated)
+    if rules == "mykerinos":  # the season-4 starter is someone else in this seeded game
+        assert game.state.start_player != starter

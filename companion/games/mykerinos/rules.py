@@ -179,7 +179,7 @@ def _move(state: MykState, colour: str, place: Place, holder: str | None, delta:
 
 def apply(state: MykState, event: Event) -> MykState:
     if isinstance(event, (StartPlayerDrawn, StartPlayerChosen)):
-        return replace(state, start_player=event.seat)
+        return replace(state, start_player=event.seat, first_player=event.seat)
     if isinstance(event, (PatronsDrawn, PatronsEntered)):
         return replace(state, patrons=event.order)
     if isinstance(event, LayoutSet):

@@ -81,7 +81,8 @@ class MykState:
     layout: str
     phase: Phase = "setup"
     season: int = 0
-    start_player: str | None = None
+    start_player: str | None = None  # who starts this season
+    first_player: str | None = None  # who started the game (drawn or chosen at setup)
     patrons: tuple[str, ...] = ()  # patron on wing 1..5
     general: tuple[int, ...] = ()  # per colour
     board: tuple[int, ...] = ()  # per colour: placed this season, not yet surveyed

@@ -139,7 +139,7 @@ class MykerinosSummary:
         players = obj(view.get("players"))
         over = view.get("phase") == "over"
         standing = {s: (num(obj(r).get("score")), num(obj(r).get("supply"))) for s, r in players.items()}
-        start = view.get("start_player")
+        start = view.get("first_player")  # who started the game, not this season (BG Stats' start player)
         names = obj(view.get("names"))
         out = []
         for seat in map(txt, items(view.get("seats"))):

@@ -109,6 +109,7 @@ def public(state: MykState) -> JSONObject:
         "names": {seat: name for seat, name in zip(state.seats, state.names, strict=False) if name},
         "neutral": state.neutral,
         "start_player": state.start_player,
+        "first_player": state.first_player,
         "wings": list(state.patrons),
         "general": dict(zip(state.colours, state.general, strict=True)),
         "board": {c: n for c, n in zip(state.colours, state.board, strict=True) if n},

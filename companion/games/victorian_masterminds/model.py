@@ -229,6 +229,7 @@ class Settings:
     start_level: int
     gunner_rule: GunnerRule = ">="
     capture_city_loot: bool = False
+    first_player: str = ""  # the seat that started the game (setup's ``first_player``)
 
 
 @dataclass(frozen=True)

@@ -132,7 +132,7 @@ def setup(config: JSONObject) -> VMState:
 
     missions = _missions(config.get("missions", {}))
     return VMState(
-        settings=Settings(start, gunner_rule, city_loot),
+        settings=Settings(start, gunner_rule, city_loot, first),
         players=players,
         level=start,
         standing=tuple(BUILDINGS for _ in CITIES),

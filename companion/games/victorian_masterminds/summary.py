@@ -180,8 +180,7 @@ class VictorianMastermindsSummary:
 
     def players(self, view: JSONObject) -> tuple[Player, ...]:
         places = obj(obj(view.get("result")).get("places"))
-        log = map(obj, items(view.get("log")))  # the start line is there unless the log grew past its limit
-        started = next((txt(line.get("seat")) for line in log if line.get("what") == "vm.log.started"), "")
+        started = txt(obj(view.get("settings")).get("first_player"))  # the log keeps only its last lines
         out = []
         for p in map(obj, items(view.get("players"))):
             seat = txt(p.get("seat"))

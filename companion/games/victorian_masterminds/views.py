@@ -199,6 +199,7 @@ def table_view(s: VMState) -> JSONObject:
             "start_level": s.settings.start_level,
             "gunner_rule": s.settings.gunner_rule,
             "capture_city_loot": s.settings.capture_city_loot,
+            "first_player": s.settings.first_player,
         },
         "mission_deck": s.mission_deck,
         "log": [

@@ -136,6 +136,26 @@ def test_french_and_spanish_punctuation() -> None:
     assert problems == []
 
 
+# Nouns that follow a count ("3 points"): "1 points", "1 agents" read as careless (issue 42), so a
+# count before one of them takes the plural form of the language's plural rule.
+COUNTED = {
+    "en": r"points|games|stations|scientists|bolts|agents|archaeologists|buildings|parcels|tickets|moves",
+    "de": r"Punkte|Partien|Stationen|Schrauben|Kupferbleche|Komplizen|Archäologen|Parzellen|Tickets|Züge",
+}
+
+
+@pytest.mark.parametrize("lang", sorted(COUNTED))
+def test_a_count_before_a_noun_agrees_with_it(lang: str) -> None:
+    bare = re.compile(r"\{(\w+)\} (?:" + COUNTED[lang] + r")\b")
+    problems = [
+        f"{package} {code}: {text!r}"
+        for package in PACKAGES
+        for code, text in texts_of(package).get(lang, {}).items()
+        if bare.search(text)
+    ]
+    assert problems == []
+
+
 # (language, package or None for every package, a word that must not appear, why) — the choices of
 # docs/translations.md, read by native speakers: each was once in the catalogues.
 SHUNNED = (

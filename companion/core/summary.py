@@ -110,6 +110,12 @@ def num(value: JSON, default: int = 0) -> int:
     return value if isinstance(value, int) and not isinstance(value, bool) else default
 
 
+def tidy_name(raw: str) -> str:
+    """A name as typed at setup, kept for every audience alike: its words as typed (no change of
+    case: "om" stays "om"), single spaces, none at either end."""
+    return " ".join(raw.split())
+
+
 def person(player: Player) -> JSON:
     """A seat for people, as every screen, the voice and the command line say it: the name typed
     at setup (as typed), else the seat's label in words ("Red", "Detective 2")."""

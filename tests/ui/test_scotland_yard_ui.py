@@ -81,7 +81,7 @@ def x_double(phone: SyncPhone) -> dict[str, Any]:
     }
     reply = phone.intent(intent, st["seq"])
     assert reply["type"] == "ack", reply
-    return {"station": station, "seq": reply["seq"]}
+    return {"ticket": ticket, "station": station, "seq": reply["seq"]}
 
 
 def detectives_move(app: AppProcess, x_station: int, capture: bool, shots: str = "") -> bool:
@@ -208,6 +208,8 @@ def test_scotland_yard_with_mister_x_on_a_phone(app: AppProcess) -> None:
         state = app.wait_seq(x2["seq"])
         assert state["tids"]["sy.shown"]["text"] == text("sy.reveal_now", {"station": x2["station"], "field": 3}, "en")
         assert state["tids"]["sy.log.3.main"]["text"] == str(x2["station"])
+        short = text(f"ui.sy.short.{x2['ticket']}", {}, "en", ("ui",))  # the ticket stays on a reveal box
+        assert state["tids"]["sy.log.3.top"]["text"] == f"3 ×2 {short}", state["tids"]["sy.log.3.top"]
         assert state["tids"]["sy.log.2.main"]["text"] != str(phone.state()["view"]["secret"]["route"][1]["station"])
         app.screenshot("sy_table_reveal")
 

@@ -7,6 +7,8 @@ The table may act for every seat, so the table is the actor that could have writ
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from companion.core.audience import TABLE, Audience
 from companion.core.events import Event, Intent
 from companion.core.summary import Line
@@ -90,4 +92,9 @@ def describe_action(state: MykState, events: tuple[Event, ...], audience: Audien
     intent, _actor = found[0]
     encoded = it.INTENTS.encode(intent)
     assert isinstance(encoded, dict)
-    return SUMMARY.did(encoded)
+    line = SUMMARY.did(encoded)
+    seat = encoded.get("seat")
+    typed = dict(zip(state.seats, state.names, strict=False)).get(seat) if isinstance(seat, str) else None
+    if typed and "player" in line.params:  # "Undo: Ann took a parcel", not "Undo: Green took a parcel"
+        return replace(line, params={**line.params, "player": typed})
+    return line

@@ -20,7 +20,7 @@ from companion.core.audience import require_table, require_table_or_seat
 from companion.core.frozen import replace
 from companion.core.rules import Rules
 from companion.core.scratch import Scratch
-from companion.core.summary import Line, Summary
+from companion.core.summary import Line, Summary, tidy_name
 from companion.games.mykerinos import flow, recorded, views
 from companion.games.mykerinos import intents as it
 from companion.games.mykerinos.events import (
@@ -113,7 +113,7 @@ def setup(config: JSONObject) -> MykState:
     state = initial(names, neutral, layout)
     if last_zone == "confirm":
         state = replace(state, confirm_last=True)
-    spoken = tuple(" ".join(str(people.get(seat, "")).split()) for seat in names)
+    spoken = tuple(tidy_name(str(people.get(seat, ""))) for seat in names)
     return replace(state, names=spoken) if any(spoken) else state
 
 

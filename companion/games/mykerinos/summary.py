@@ -17,7 +17,14 @@ def code(*parts: str) -> str:
 
 
 def _colour(seat: JSON) -> JSONObject:
+    """A colour as a player's name ("Green"): for a seat nobody named, and the neutral colour."""
     return t(code("colour", txt(seat)))
+
+
+def _player(view: JSONObject, seat: JSON) -> JSON:
+    """A seat for people: the name typed at setup (as typed), else its colour ("Green")."""
+    name = txt(obj(view.get("names")).get(txt(seat)))
+    return name if name else _colour(seat)
 
 
 def _patron(patron: JSON) -> JSONObject:
@@ -42,7 +49,7 @@ class MykerinosSummary:
         if phase == "setup":
             return Line("myk.sum.status.setup")
         if phase == "over":
-            winners = [_colour(w) for w in items(obj(view.get("result")).get("winners"))]
+            winners = [_player(view, w) for w in items(obj(view.get("result")).get("winners"))]
             return Line("myk.sum.status.over", {"winners": joined(winners, " & ")})
         season = num(view.get("season"))
         if phase == "survey":
@@ -56,11 +63,12 @@ class MykerinosSummary:
                     "season": season,
                     "zone": num(survey.get("zone")),
                     "zones": num(survey.get("of")),
-                    "waiting": t(code("sum", "waiting", what), player=_colour(seat) if seat else ""),
+                    "waiting": t(code("sum", "waiting", what), player=_player(view, seat) if seat else ""),
                 },
             )
         acting = items(view.get("acting"))  # who acts now: the rules' one answer
-        return Line("myk.sum.status.turn", {"season": season, "player": joined([_colour(s) for s in acting], " & ")})
+        players = joined([_player(view, s) for s in acting], " & ")
+        return Line("myk.sum.status.turn", {"season": season, "player": players})
 
     def overview(self, view: JSONObject) -> list[Line]:
         lines = [self.status(view)]
@@ -69,7 +77,7 @@ class MykerinosSummary:
             lines.append(Line("myk.sum.wings", {"wings": joined(wings)}))
         start = view.get("start_player")
         if start:
-            lines.append(Line("myk.sum.start_player", {"player": _colour(start)}))
+            lines.append(Line("myk.sum.start_player", {"player": _player(view, start)}))
         players = obj(view.get("players"))
         general = obj(view.get("general"))
         for seat, row in players.items():
@@ -79,7 +87,7 @@ class MykerinosSummary:
                 Line(
                     "myk.sum.player",
                     {
-                        "who": _colour(seat),
+                        "who": _player(view, seat),
                         "score": num(info.get("score")),
                         "projection": num(info.get("projection")),
                         "supply": num(info.get("supply")),
@@ -90,12 +98,12 @@ class MykerinosSummary:
             )
         museum = obj(view.get("museum"))
         if museum:
-            rooms = [t("myk.sum.room", room=room, player=_colour(who)) for room, who in sorted(museum.items())]
+            rooms = [t("myk.sum.room", room=room, player=_player(view, who)) for room, who in sorted(museum.items())]
             lines.append(Line("myk.sum.museum", {"rooms": joined(rooms)}))
         neutral = view.get("neutral")
 
-        def who(colour: JSON) -> JSONObject:  # the two-player game's neutral colour says so
-            return t("myk.sum.neutral_colour", colour=_colour(colour)) if colour == neutral else _colour(colour)
+        def who(colour: JSON) -> JSON:  # the two-player game's neutral colour says so
+            return t("myk.sum.neutral_colour", colour=_colour(colour)) if colour == neutral else _player(view, colour)
 
         passed = [who(entry[0]) for entry in map(items, items(view.get("pass_track"))) if entry]
         if passed:
@@ -106,7 +114,7 @@ class MykerinosSummary:
             lines.append(Line("myk.sum.board", {"counts": joined(on_board)}))
         result = obj(view.get("result"))
         if result:
-            order = [_colour(s) for s in items(result.get("order"))]
+            order = [_player(view, s) for s in items(result.get("order"))]
             lines.append(Line("myk.sum.order", {"players": joined(order)}))
         return lines
 

@@ -26,7 +26,7 @@ from companion.core.frozen import replace
 from companion.core.jsonvalue import JSON, JSONObject
 from companion.core.rules import Outcome, Rules, TableTurn
 from companion.core.scratch import folded
-from companion.core.summary import Line, Summary
+from companion.core.summary import Line, Summary, tidy_name
 from companion.games.scotland_yard import ai, ai_turn, moves, recorded, tracker, views
 from companion.games.scotland_yard.board import D_CARDS, X_CARDS, board_for
 from companion.games.scotland_yard.facts import FACTS, PREFERENCES
@@ -72,7 +72,7 @@ BOBBIES: Final = {1: 2, 2: 2, 3: 1, 4: 0, 5: 0}
 def _name(raw: JSON, seat: str) -> str:
     if not isinstance(raw, str) or len(raw) > NAME_LENGTH:
         raise SetupError("sy.setup.name", f"{seat}: a name is a text of at most {NAME_LENGTH} characters", seat=seat)
-    return raw
+    return tidy_name(raw)
 
 
 def _flag(config: JSONObject, option: str) -> bool:

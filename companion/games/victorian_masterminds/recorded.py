@@ -142,7 +142,8 @@ def describe_action(state: VMState, events: tuple[Event, ...], audience: Audienc
     assert isinstance(encoded, dict)
     line = SUMMARY.did(encoded)
     seat = line.params.get("seat")
-    if isinstance(seat, str):  # the player by colour, as at the table ("Red placed …", never "p1 placed …")
-        colour = next((p.colour for p in state.players if p.seat == seat), "")
-        line = Line(line.code, {**line.params, "seat": seat_word(seat, colour)}, line.indent)
+    if isinstance(seat, str):  # the player as the table names them ("Ann placed …", "Red placed …", never "p1 …")
+        player = next((p for p in state.players if p.seat == seat), None)
+        words = seat_word(seat, player.colour if player else "")
+        line = Line(line.code, {**line.params, "seat": player.name if player and player.name else words}, line.indent)
     return line

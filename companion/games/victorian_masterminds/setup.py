@@ -18,6 +18,7 @@ from collections.abc import Mapping
 
 from companion.core.errors import SetupError
 from companion.core.jsonvalue import JSON, JSONObject
+from companion.core.summary import tidy_name
 from companion.games.victorian_masterminds.model import (
     BUILDINGS,
     CITIES,
@@ -73,7 +74,7 @@ def _player(i: int, raw: JSON) -> Player:
     if not isinstance(person, str) or len(person) > LABEL_MAX:
         raise SetupError("vm.setup.name", "a player's name is a short text", seat=seat)
     return Player(
-        seat=seat, colour=colour, machine=machine, machine_name=name, base_cells=cells, name=" ".join(person.split())
+        seat=seat, colour=colour, machine=machine, machine_name=name, base_cells=cells, name=tidy_name(person)
     )
 
 

@@ -100,14 +100,10 @@ def log_cell(tv: Screen, field: int, entry: JSONObject | None, reveal: bool, upc
         ticket = txt(entry.get("ticket"))
         station = entry.get("station")
         fg = text_on(ticket)
-        top = Lbl(
-            f"{field}" + (" ×2" if entry.get("double") else ""),
-            size=dp(14),
-            colour=fg,
-            halign="center",
-            size_hint_y=None,
-            height=dp(16),
-        )
+        head = f"{field}" + (" ×2" if entry.get("double") else "")
+        if isinstance(station, int):  # a reveal box: the station below, the ticket beside the number
+            head = f"{head} {tv.t(f'ui.sy.short.{ticket}')}"
+        top = Lbl(head, size=dp(14), colour=fg, halign="center", size_hint_y=None, height=dp(16), fit=dp(9))
         if isinstance(station, int):
             main = Lbl(str(station), size=theme.FONT_BIG, bold=True, colour=fg, halign="center")
         else:
@@ -119,6 +115,7 @@ def log_cell(tv: Screen, field: int, entry: JSONObject | None, reveal: bool, upc
     cell = Panel(top, main, orientation="vertical", colour=colour, border=border, padding=dp(2), spacing=0)
     cell.tid = f"sy.log.{field}"
     main.tid = f"sy.log.{field}.main"
+    top.tid = f"sy.log.{field}.top"
     return cell
 
 

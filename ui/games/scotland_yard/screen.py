@@ -35,6 +35,13 @@ class Screen(base.TableView):
         return self.figure_called(figure, bobby)
 
     def figure_called(self, figure: str, bobby: bool) -> str:
+        """A detective by the name typed for its seat (its chip says which figure: "D1"), else
+        "Detective 1"; a bobby, moved by every detective, is always "Bobby 1"."""
+        if not bobby:
+            owners = [obj(s) for s in seq_of(self.view.get("seats")) if figure in seq_of(obj(s).get("figures"))]
+            name = txt(owners[0].get("name")) if len(owners) == 1 else ""
+            if name:
+                return name
         return self.t(f"ui.sy.figure.{'bobby' if bobby else 'detective'}", n=figure[1:])
 
     def seat_label(self, seat: str) -> str:
@@ -42,8 +49,8 @@ class Screen(base.TableView):
             s = obj(s)
             if s.get("seat") == seat:
                 name = txt(s.get("name"))
-                if seat == "mrx":
-                    return name or self.t("ui.sy.mrx")
+                if seat == "mrx":  # his role beside his name, as every detective's
+                    return f"{name} ({self.t('ui.sy.mrx')})" if name else self.t("ui.sy.mrx")
                 figures_ = ", ".join(txt(f) for f in seq_of(s.get("figures")) if txt(f).startswith("D"))
                 label = self.t("ui.sy.seat.detective", n=seat[1:], figures=figures_)
                 return f"{name} ({label})" if name else label

@@ -12,8 +12,8 @@ from browser import PHONE, SHOTS, chromium
 from harness import rig
 from playwright.async_api import Page
 
-from companion.core import TABLE
-from companion.games.scotland_yard.model import DrawStart
+from companion.core import TABLE, Audience
+from companion.games.scotland_yard.model import DrawStart, Move, PlaceDetectives, PlaceX, XMove
 
 CONFIG = {"mister_x": "Xavier", "detectives": ["Dora"]}  # two players: d1 runs D1, D2 and both bobbies
 
@@ -99,5 +99,38 @@ def test_mister_x_and_a_detective_play_rounds_in_chromium(tmp_path: Path) -> Non
             # Mister X's route on his own phone shows his stations.
             route_text = await x_page.inner_text(".log")
             assert all(str(f.station) in route_text for f in game.state.route)
+
+    asyncio.run(scenario())
+
+
+@pytest.mark.slow
+def test_a_detective_phone_open_at_the_end_says_where_mister_x_was(tmp_path: Path) -> None:
+    """Rulebook: "Mister X ist gefasst, wenn ein Detektiv auf das Feld zieht, auf dem sich Mister X
+    befindet". Once caught, a detective phone that stayed open shows where he was (as the table's
+    end screen does: "Mister X was at 67"), the winner and his whole route — no longer a stale
+    "last seen"."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+
+    async def scenario() -> None:
+        async with rig(tmp_path, "scotland_yard", CONFIG) as r, chromium() as browser:
+            gid = r.table.current.header.id
+            x = Audience.of_seat("mrx")
+            await r.table.submit(
+                PlaceDetectives((("D1", 13), ("D2", 26), ("B1", 29), ("B2", 34))), TABLE, r.table.seq, game_id=gid
+            )
+            tokens = r.tokens(["d1"])
+            d_page = await (await browser.new_context(viewport=PHONE)).new_page()
+            await d_page.goto(f"{r.base}/s/{tokens['d1']}")
+            await d_page.wait_for_selector("#status.connected", timeout=30_000)
+            await r.table.submit(PlaceX(51), x, r.table.seq, game_id=gid)
+            await r.table.submit(XMove("taxi", 67), x, r.table.seq, game_id=gid)
+            await d_page.wait_for_selector("[data-mrx-shown]")
+            await r.table.submit(Move("D1", "underground", 67), TABLE, r.table.seq, game_id=gid)
+            await d_page.wait_for_selector("[data-end]", timeout=30_000)
+            assert await d_page.inner_text("[data-mrx-was]") == "67"
+            assert await d_page.query_selector("[data-mrx-shown]") is None
+            assert "67" in await d_page.inner_text(".log")  # his route, now public
+            assert "Dora" in await d_page.inner_text("[data-end]")  # who caught him, by the name typed
+            await d_page.screenshot(path=str(SHOTS / "phone-sy-detective-end.png"), full_page=True)
 
     asyncio.run(scenario())

@@ -11,6 +11,14 @@ function figureName(t, figure) {
   return m ? t("sy.figure." + m[1], { n: Number(m[2]) }) : String(figure || "");
 }
 
+/* A detective by the name typed for its seat, as the table and the voice say it; else "Detective 1"
+ * (a bobby, moved by every detective, is always "Bobby 1"). */
+function personName(view, t, figure) {
+  const owners = (view.seats || []).filter((s) => (s.figures || []).includes(figure));
+  const name = /^D/.test(figure || "") && owners.length === 1 ? owners[0].name : "";
+  return name || figureName(t, figure);
+}
+
 function syLog(view, secretRoute, { el, t, facts }) {
   const fields = [];
   const byField = {};
@@ -57,7 +65,7 @@ function syEnd(view, { el, t }) {
   const e = view.end;
   return el("section", { "data-end": e.reason },
     el("div", { class: "big" }, t("phone.sy.winner." + (e.winner || "nobody"))),
-    el("p", {}, t("phone.sy.end." + e.reason, { figure: figureName(t, e.figure), station: e.station || "" })));
+    el("p", {}, t("phone.sy.end." + e.reason, { figure: personName(view, t, e.figure), station: e.station || "" })));
 }
 
 function destButtons(options, chosen, pick, { el, t, facts }, busy) {
@@ -157,12 +165,16 @@ function syDetective(state, ctx) {
   const view = state.view, legal = state.legal || { intents: [] };
   const out = el("div", {});
   const last = view.last_reveal;  // his last reveal stays until the next one
+  const was = view.end ? view.mrx.station : null;  // the game is over: where he really was, as the table says
+  const seen = was
+    ? el("div", {}, el("div", { class: "muted" }, t("phone.sy.mrx_was")),
+      el("div", { class: "big", "data-mrx-was": was }, String(was)))
+    : el("div", {}, el("div", { class: "muted" }, t("phone.sy.mrx_last_seen")),
+      el("div", { class: "big", "data-mrx-shown": last ? last.station : "" }, last ? String(last.station) : "?"),
+      last ? el("div", { class: "muted", "data-mrx-seen-move": last.field },
+        t("phone.sy.seen_move", { field: last.field }) + (last.here ? " · " + t("phone.sy.there_now") : "")) : "");
   out.append(el("section", {},
-    el("div", { class: "spread" },
-      el("div", {}, el("div", { class: "muted" }, t("phone.sy.mrx_last_seen")),
-        el("div", { class: "big", "data-mrx-shown": last ? last.station : "" }, last ? String(last.station) : "?"),
-        last ? el("div", { class: "muted", "data-mrx-seen-move": last.field },
-          t("phone.sy.seen_move", { field: last.field }) + (last.here ? " · " + t("phone.sy.there_now") : "")) : ""),
+    el("div", { class: "spread" }, seen,
       el("div", { style: "text-align:right" }, t("phone.sy.round", { round: view.round, rounds: view.rounds })))));
   if (view.end) out.append(syEnd(view, ctx));
   const revealed = syReveal(view, ctx);

@@ -731,13 +731,22 @@ def build_parser(just_run: bool = False) -> argparse.ArgumentParser:
     if hardware_cli is not None:
         hardware_cli.add_commands(sub)
     from companion.app.qr import lan_address, local_addresses
-    from companion.appliance import commands as appliance_commands
 
     # The bundle names the network's addresses (the app's own reading of them).
+    from companion.app.writer import running_status
+    from companion.appliance import commands as appliance_commands
+
     appliance_commands.add_commands(
-        sub, addresses=lambda config: (lan_address(config.public_address), local_addresses())
+        sub, addresses=lambda config: (lan_address(config.public_address), local_addresses()), running=running_status
     )
     return parser
+
+
+def _running_status(data_dir: Path, language: str) -> dict[str, Any] | None:
+    """``companion status``'s question to the running app (imported only when it is asked)."""
+    from companion.app.writer import running_status
+
+    return running_status(data_dir, language)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

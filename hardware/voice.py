@@ -17,7 +17,9 @@ off the event loop (``companion.app.speech.Speaker``). Which voice runs is confi
 from __future__ import annotations
 
 import json
+import re
 import shutil
+import struct
 import subprocess
 import threading
 from collections.abc import Sequence
@@ -35,6 +37,17 @@ TIMEOUT = 60.0  # seconds one utterance may take before its player is stopped
 
 class VoiceError(CompanionError):
     default_code = "voice"
+
+
+def _silence(seconds: float = 0.05, rate: int = 22050) -> bytes:
+    """A WAV file of silence (16-bit mono): what a check plays."""
+    data = bytes(2 * round(seconds * rate))
+    header = b"RIFF" + struct.pack("<I", 36 + len(data)) + b"WAVEfmt "
+    header += struct.pack("<IHHIIHH", 16, 1, 1, rate, 2 * rate, 2, 16) + b"data" + struct.pack("<I", len(data))
+    return header + data
+
+
+SILENCE = _silence()
 
 
 @dataclass(frozen=True)
@@ -79,7 +92,16 @@ class EspeakVoice:
         return done.stdout
 
     def say(self, text: str, lang: str, volume: int) -> None:
-        wav = self.render(text, lang, volume)
+        self.play(self.render(text, lang, volume))
+
+    def check(self) -> None:
+        """Can words be heard? espeak-ng is there and the device plays a twentieth of a second of
+        silence (nobody hears the check); raises :class:`VoiceError` with ALSA's reason if not."""
+        if not self.espeak:
+            raise VoiceError("voice.no_espeak", "espeak-ng is not installed (sudo apt install espeak-ng)")
+        self.play(SILENCE)
+
+    def play(self, wav: bytes) -> None:
         if not self.player:
             raise VoiceError("voice.no_player", "aplay is not installed (sudo apt install alsa-utils)")
         command = [self.player, "-q", *(("-D", self.device) if self.device else ()), "-"]
@@ -88,6 +110,8 @@ class EspeakVoice:
         except subprocess.TimeoutExpired:
             why = f"no end after {TIMEOUT:.0f} s"
             raise VoiceError("voice.failed", f"aplay: {why}", program="aplay", detail=why) from None
+        except OSError as exc:
+            raise VoiceError("voice.failed", f"aplay: {exc}", program="aplay", detail=str(exc)) from None
         if done.returncode != 0:
             why = _last_lines(done.stderr) or f"exit status {done.returncode}"  # ALSA's cause, then aplay's
             raise VoiceError("voice.failed", f"aplay: {why}", program="aplay", detail=why)
@@ -115,6 +139,9 @@ class RecordingVoice:
                 with self.path.open("a", encoding="utf-8") as out:
                     out.write(json.dumps(utterance.to_json(), ensure_ascii=False) + "\n")
 
+    def check(self) -> None:
+        """The stand-in sink always "hears"."""
+
     def close(self) -> None:
         pass
 
@@ -128,6 +155,9 @@ class SilentVoice:
         self.why = why
 
     def say(self, text: str, lang: str, volume: int) -> None:
+        raise VoiceError("voice.no_espeak", self.why)
+
+    def check(self) -> None:
         raise VoiceError("voice.no_espeak", self.why)
 
     def close(self) -> None:
@@ -155,8 +185,13 @@ def _first_line(raw: bytes | str) -> str:
     return next((line.strip() for line in text.splitlines() if line.strip()), "")
 
 
+_WHERE = re.compile(r"^(?:ALSA lib \S+ |aplay: \w+:\d+: )")  # the source file and line ALSA and aplay put first
+
+
 def _last_lines(raw: bytes, count: int = 2) -> str:
-    lines = [line.strip() for line in raw.decode("utf-8", "replace").splitlines() if line.strip()]
+    """aplay's last lines, without where in ALSA's source they come from: "Unknown PCM speaker;
+    audio open error: No such file or directory"."""
+    lines = [_WHERE.sub("", line.strip()) for line in raw.decode("utf-8", "replace").splitlines() if line.strip()]
     return "; ".join(lines[-count:])
 
 

@@ -353,6 +353,9 @@ class TableParts:
         parts.ctl = ctl = Controller(config, parts.store, table, SeatLinks(parts.store))
         await ctl.load()
         parts.services = Services(config, ctl, bind_phones(config, ctl))
+        # companion status: the phones and warnings of the running table
+        parts.commands.phones = lambda: ctl.phones.server.connected_seats() if ctl.phones.server else set()
+        parts.commands.warnings = lambda: list(ctl.health)
         if ctl.phones.port:
             lock.announce_port(ctl.phones.port)  # `companion host-link` prints the port phones really reach
         from companion.app.netwatch import AddressWatch
@@ -361,7 +364,10 @@ class TableParts:
         # The phones' address follows the network (a Pi on Wi-Fi boots before its Wi-Fi is up).
         parts.watch = AddressWatch(lambda: ctl.phones.address, lambda _address: ctl.network_changed())
         parts.watch.start()
-        parts.health = HealthWatch(config.data_dir, ctl.set_health)  # overlay file system, under-voltage, throttling
+        # overlay file system, under-voltage, throttling, and the voice that cannot be heard
+        parts.health = HealthWatch(
+            config.data_dir, ctl.set_health, extra=lambda: ctl.announcer.warnings() if ctl.announcer else []
+        )
         return parts
 
     def after_the_first_frame(self, app: CompanionApp) -> None:
@@ -370,12 +376,17 @@ class TableParts:
         collector.start()  # full garbage collections only while the table is quiet (ui/memory.py)
         self.health.start()
 
+        from companion.app.preferences import PREF_SPEECH
         from hardware.router import open_speech
 
         # the table's voice ([speech]; on/off and volume are the table's settings), on its own thread
         ctl = self.ctl
         ctl.announcer = open_speech(self.table, self.config, language=lambda: ctl.lang, pref=ctl.pref)
         ctl.pref_changed.append(ctl.announcer.setting_changed)
+        health = self.health  # a voice that fails, or is switched on, is checked again at once
+        ctl.announcer.speaker.trouble_changed = lambda _trouble: health.poke()
+        ctl.pref_changed.append(lambda key: health.poke() if key == PREF_SPEECH else None)
+        health.poke()
 
     async def stop(self) -> None:
         """The parts the table needs stop in the reverse order they started: the phone and host

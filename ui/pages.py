@@ -13,7 +13,7 @@ from kivy.metrics import dp
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.widget import Widget
 
-from companion.app.i18n import LANGUAGES, language_name
+from companion.app.i18n import LANGUAGES, language_name, text
 from companion.app.preferences import PREF_SPEECH, PREF_SPEECH_VOLUME, SPEECH_VOLUME
 from companion.app.seats import TABLE_SEAT
 from companion.app.store import GameHeader
@@ -349,6 +349,10 @@ class SettingsScreen(Page):
                 self.t("ui.settings.speech_note"),
             )
         )
+        for code, params in self.ctl.health:  # switched on, but no word can be heard: it says so, and why
+            if code == "appliance.health.voice":
+                words = text(code, params, self.ctl.lang, ("companion.appliance",))
+                box.add_widget(Lbl(words, colour=theme.WARN, size=theme.FONT_SMALL, wrap=True, tid="settings.voice"))
         box.add_widget(
             self.setting(
                 self.t("ui.settings.large_text"),

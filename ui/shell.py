@@ -110,8 +110,9 @@ class CompanionApp(App):
 
     def health_changed(self) -> None:
         """A warning about the Pi came or went (under-voltage, throttling, an overlay file system)."""
-        if "start" in self.pages and self.screen == "start":
-            self.pages["start"].refresh()
+        for name in ("start", "settings"):  # the Settings screen says when the voice cannot be heard
+            if name in self.pages and self.screen == name:
+                self.pages[name].refresh()
 
     def on_start(self) -> None:
         self._subscription = self.ctl.table.subscribe(TABLE, self.on_message)

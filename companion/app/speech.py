@@ -40,6 +40,8 @@ PENDING = 16  # utterances waiting at most; more are dropped (the oldest words a
 class Voice(Protocol):
     def say(self, text: str, lang: str, volume: int) -> None: ...
 
+    def check(self) -> None: ...  # raises when no word could be heard (nothing audible is played)
+
     def close(self) -> None: ...
 
 
@@ -62,7 +64,34 @@ class Speaker:
         self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
         self._failures: set[str] = set()  # each different failure is logged once
+        self._device = threading.Lock()  # one utterance or check at a time (a hw device plays one stream)
         self.dropped = 0
+        self.trouble: str | None = None  # why the last utterance or check could not be heard; None: heard
+        self.checked = False  # a check or an utterance has told whether words can be heard
+        self.trouble_changed: Callable[[str | None], None] | None = None  # called on the speaker's thread
+
+    def _heard(self, trouble: str | None) -> None:
+        before, self.trouble, self.checked = self.trouble, trouble, True
+        if trouble != before:
+            if trouble is None:
+                log.warning("speech: the voice can be heard again")
+            callback = self.trouble_changed
+            if callback is not None:
+                try:
+                    callback(trouble)
+                except Exception:
+                    log.exception("speech: a change of the voice could not be told")
+
+    def check(self) -> str | None:
+        """Can words be heard now (blocking: a check plays a moment of silence)? The trouble, or None."""
+        try:
+            with self._device:
+                self.voice.check()
+        except Exception as exc:
+            self._heard(str(exc) or type(exc).__name__)
+        else:
+            self._heard(None)
+        return self.trouble
 
     def put(self, spoken: Spoken) -> bool:
         """Queue ``spoken``; False (and nothing said) when too many wait already."""
@@ -95,12 +124,15 @@ class Speaker:
             try:
                 if spoken is None:
                     return
-                self.voice.say(spoken.text, spoken.lang, spoken.volume)
+                with self._device:
+                    self.voice.say(spoken.text, spoken.lang, spoken.volume)
+                self._heard(None)
             except Exception as exc:  # a speaker that fails never stops the table
                 why = f"{type(exc).__name__}: {exc}"
                 if why not in self._failures:
                     self._failures.add(why)
                     log.warning("speech: the voice failed (%s); the table plays on without it", why)
+                self._heard(str(exc) or type(exc).__name__)
             finally:
                 self._queue.task_done()
 
@@ -172,6 +204,16 @@ class Announcer:
         spoken = Spoken(line(Line(code, dict(params or {})), lang), lang, self.volume, code)
         self._keep(spoken)
         return (always or self.on) and self.speaker.put(spoken)
+
+    def warnings(self) -> list[tuple[str, dict[str, JSON]]]:
+        """With speech on, a warning when no word can be heard, and why (the start screen, the
+        Settings screen, the host page and ``companion status`` say it). Blocking: it checks the
+        speaker when nothing has told yet whether it is heard, and again while it is not, so the
+        warning goes once a speaker is plugged in or set up. Run it off the event loop."""
+        if not self.on:
+            return []
+        trouble = self.speaker.check() if not self.speaker.checked or self.speaker.trouble else None
+        return [("appliance.health.voice", {"why": trouble})] if trouble else []
 
     def setting_changed(self, key: str) -> None:
         """Speech switched on, or its volume changed while on: a short sentence at the new volume,

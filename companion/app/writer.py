@@ -15,7 +15,8 @@ lock while an offline command holds it, and as a service for whoever holds it
 (:meth:`WriterLock.acquire_waiting`). The socket
 speaks one JSON object per line each way:
 
-- ``{"op": "status"}`` → ``{"ok": true, "pid", "role", "game_id", "title", "seq"}``
+- ``{"op": "status", "language"?}`` → ``{"ok": true, "pid", "role", "game_id", "rules", "title", "seq",
+  "phones": [{"seat", "name"}], "warnings": [[code, params]]}`` (``companion status``)
 - ``{"op": "new", "rules", "setup", "title"}`` → ``{"ok": true, "game_id"}``
 - ``{"op": "do", "actor", "intent" (null: undo), "seq" (null: now), "game_id" (null: the open game)}``
   → ``{"ok": true, "game_id", "seq"}``
@@ -235,6 +236,10 @@ class CommandServer:
     def __init__(self, table: Table, lock: WriterLock) -> None:
         self.table = table
         self.lock = lock
+        # what ``companion status`` shows of the running table, set by the entry point once it has them:
+        # the phones connected ((game id, seat) pairs) and the running app's warnings ((code, params))
+        self.phones: Callable[[], set[tuple[int, str]]] = set
+        self.warnings: Callable[[], list[tuple[str, dict[str, Any]]]] = list
         self._server: asyncio.AbstractServer | None = None
         self.problem = ""
         try:
@@ -315,12 +320,27 @@ class CommandServer:
         op = request.get("op")
         if op == "status":
             current = table.current
+            game_id = current.header.id if current else None
+            phones: list[JSON] = []
+            if current is not None:
+                from companion.app.names import seat_names
+                from companion.app.readable import param
+
+                lang = request.get("language") if isinstance(request.get("language"), str) else "en"
+                view = current.game.rules.view(current.game.state, Audience.table())
+                names = seat_names(current.header.rules, view)
+                for seat in sorted(seat for gid, seat in self.phones() if gid == game_id):
+                    name = names.get(seat)
+                    phones.append({"seat": seat, "name": param(name, str(lang)) if name is not None else seat})
             return {
                 "pid": os.getpid(),
                 "role": self.lock.role,
-                "game_id": current.header.id if current else None,
+                "game_id": game_id,
+                "rules": current.header.rules if current else None,
                 "title": current.header.title if current else None,
                 "seq": table.seq if current else None,
+                "phones": phones,
+                "warnings": [[code, params] for code, params in self.warnings()],
             }
         if op == "new":
             rules, setup, title = request.get("rules"), request.get("setup"), request.get("title", "")
@@ -412,3 +432,21 @@ def ask_running_app(lock: WriterLock, request: JSONObject, timeout: float = 60.0
             **(params if isinstance(params, dict) else {}),
         )
     return reply
+
+
+def running_status(data_dir: Path, language: str = "en") -> dict[str, Any] | None:
+    """What the running app says of itself (its game, the phones connected, its warnings), asked
+    through its local socket as the command line's other commands are; ``None`` when no app runs,
+    ``{"unreachable": why}`` when one runs that this user cannot ask (another user's service)."""
+    if not data_dir.is_dir():
+        return None
+    lock = WriterLock(data_dir)
+    try:
+        if not lock.held_elsewhere():
+            return None
+        reply = ask_running_app(lock, {"op": "status", "language": language}, timeout=5)
+    except CompanionError as exc:
+        return {"unreachable": exc.message}
+    except OSError as exc:
+        return {"unreachable": str(exc)}
+    return {k: v for k, v in reply.items() if k != "ok"}

@@ -9,9 +9,10 @@ from typing import Any
 from companion.appliance import hotspot, status
 
 
-def add_commands(subparsers: Any, addresses: Any = None) -> None:
-    """``addresses(config)``: the phones' address and every address of this machine, for the bundle."""
-    status.add_commands(subparsers)
+def add_commands(subparsers: Any, addresses: Any = None, running: Any = None) -> None:
+    """``addresses(config)``: the phones' address and every address of this machine, for the bundle;
+    ``running(data_dir, language)``: what the running app says of itself, for ``companion status``."""
+    status.add_commands(subparsers, running)
     hotspot.add_commands(subparsers)
     doctor = subparsers.choices.get("doctor")
     if doctor is not None:  # the hardware's doctor (hardware/cli.py), with the appliance's additions

@@ -67,22 +67,45 @@ def read(data_dir: Path) -> list[Warning_]:
 
 
 class HealthWatch:
-    """Reads :func:`read` now and every ``interval`` seconds; ``changed(warnings)`` on a change."""
+    """Reads :func:`read` now and every ``interval`` seconds (and at once after :meth:`poke`), with
+    the running app's own warnings from ``extra`` (the voice that cannot be heard; blocking, run off
+    the loop like the rest) after the Pi's; ``changed(warnings)`` on a change."""
 
-    def __init__(self, data_dir: Path, changed: Callable[[list[Warning_]], None], interval: float = INTERVAL) -> None:
+    def __init__(
+        self,
+        data_dir: Path,
+        changed: Callable[[list[Warning_]], None],
+        interval: float = INTERVAL,
+        extra: Callable[[], list[Warning_]] | None = None,
+    ) -> None:
         self.data_dir = data_dir
         self.changed = changed
         self.interval = interval
+        self.extra = extra
         self.last: list[Warning_] | None = None
         self._task: asyncio.Task[None] | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._poked = asyncio.Event()
 
     def start(self) -> None:
-        self._task = asyncio.get_running_loop().create_task(self._run(), name="companion-health")
+        self._loop = asyncio.get_running_loop()
+        self._task = self._loop.create_task(self._run(), name="companion-health")
+
+    def poke(self) -> None:
+        """Read again now (from any thread): something the warnings say may have changed."""
+        loop = self._loop
+        if loop is not None and not loop.is_closed():
+            with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
+                loop.call_soon_threadsafe(self._poked.set)
+
+    def _read(self) -> list[Warning_]:
+        return [*read(self.data_dir), *(self.extra() if self.extra is not None else [])]
 
     async def _run(self) -> None:
         while True:
+            self._poked.clear()
             try:
-                now = await asyncio.to_thread(read, self.data_dir)
+                now = await asyncio.to_thread(self._read)
             except Exception:  # a fact that cannot be read must not end the watch
                 log.exception("the Pi's health could not be read")
                 now = self.last or []
@@ -94,7 +117,8 @@ class HealthWatch:
                     self.changed(now)
                 except Exception:
                     log.exception("a health warning could not be shown")
-            await asyncio.sleep(self.interval)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._poked.wait(), self.interval)
 
     async def stop(self) -> None:
         if self._task is not None:

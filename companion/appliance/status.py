@@ -8,6 +8,7 @@ Without a running service it reads the current game from the store file, read-on
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import shutil
@@ -115,11 +116,17 @@ def _read_game(path: Path, mode: str) -> dict[str, Any]:
         db.close()
 
 
-def collect(config: Any) -> dict[str, Any]:
+Running = Callable[[Path, str], "dict[str, Any] | None"]  # what the running app says of itself (or None)
+
+
+def collect(config: Any, language: str = "en", running: Running | None = None) -> dict[str, Any]:
+    """``running``: asks the running app (``companion.app.writer.running_status``, given by the
+    command line: this layer does not reach into the app)."""
     unit = service() or service(user=True)
     data_dir = Path(config.data_dir)
     game = stored_game(data_dir)
     return {
+        "table": running(data_dir, language) if running is not None else None,
         "version": version_text(),
         "config": str(config.path) if config.path else None,
         "config_unreadable": getattr(config, "unreadable", "") or None,
@@ -162,6 +169,22 @@ def format_status(data: dict[str, Any], say: Say) -> str:
             rows.append(("app", unit["StatusText"]))
         if unit.get("NRestarts", "0") not in ("", "0"):
             rows.append(("restarts", _say("restarted", n=int(unit["NRestarts"]))))
+    table = data.get("table")
+    if isinstance(table, dict):
+        if "unreachable" in table:
+            rows.append(("table", _say("table_unreachable", why=table["unreachable"])))
+        else:
+            where = (
+                _say("table_game", id=table["game_id"], rules=table["rules"], seq=table["seq"])
+                if table.get("game_id") is not None
+                else _say("table_no_game")
+            )
+            phones = table.get("phones") or []
+            seats = ", ".join(f"{p['name']} ({p['seat']})" if p["name"] != p["seat"] else p["seat"] for p in phones)
+            connected = _say("phones", n=len(phones), seats=seats) if phones else _say("no_phones")
+            rows.append(("table", f"{where}; {connected}"))
+            for code, params in table.get("warnings") or []:
+                rows.append(("warning", say(code, params)))
     game = data["game"]
     if game is None:
         rows.append(("games", _say("no_games")))
@@ -207,13 +230,15 @@ def format_status(data: dict[str, Any], say: Say) -> str:
     return "\n".join([data["version"], *(f"{labels[key]:<{width}}{value}" for key, value in rows)])
 
 
-def add_commands(subparsers: Any) -> None:
+def add_commands(subparsers: Any, running: Running | None = None) -> None:
     p = subparsers.add_parser("status", help="the service, the open game, phones, data directory, disk and power")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
-    p.set_defaults(func=cmd_status, without_config=True)  # shows what it can without the file
+    p.set_defaults(
+        func=functools.partial(cmd_status, running=running), without_config=True
+    )  # shows what it can without the file
 
 
-def cmd_status(args: argparse.Namespace, config: Any) -> int:
-    data = collect(config)
+def cmd_status(args: argparse.Namespace, config: Any, running: Running | None = None) -> int:
+    data = collect(config, getattr(args, "language", None) or "en", running)
     print(json.dumps(data, indent=1) if args.json else format_status(data, args.say))
     return 0

@@ -20,7 +20,7 @@ from typing import TextIO
 from companion.app.autoplay import TablePlayer
 from companion.app.config import Config
 from companion.app.i18n import text
-from companion.app.preferences import PREF_LANGUAGE, Preferences
+from companion.app.preferences import PREF_LANGUAGE, PREF_SPEECH, Preferences
 from companion.app.qr import base_url, phone_address, qr_terminal, seat_url
 from companion.app.seats import TABLE_SEAT, SeatLinks
 from companion.app.speech import Announcer
@@ -122,7 +122,10 @@ async def serve(config: Config, lock: WriterLock | None = None) -> None:
         prefs.changed.append(announcer.setting_changed)
         address = phone_address(config.public_address)
         # The Pi's own warnings (under-voltage, an overlay file system) for the host page.
-        health = HealthWatch(config.data_dir, lambda _warnings: host.refresh())
+        # and the voice that cannot be heard, checked again at once when it fails or is switched on
+        health = HealthWatch(config.data_dir, lambda _warnings: host.refresh(), extra=announcer.warnings)
+        announcer.speaker.trouble_changed = lambda _trouble: health.poke()
+        prefs.changed.append(lambda key: health.poke() if key == PREF_SPEECH else None)
         where = [config.port]  # the port phones reach, once the server is listening
         host = Host(
             server,
@@ -137,6 +140,8 @@ async def serve(config: Config, lock: WriterLock | None = None) -> None:
             warnings=lambda lang: [text(c, p, lang, ("companion.appliance",)) for c, p in health.last or []],
         )
         health.start()
+        commands.phones = server.connected_seats  # companion status: the phones and warnings of the running table
+        commands.warnings = lambda: health.last or []
         try:
             runner, port = await server.start(config.host, config.port)
         except OSError as exc:

@@ -95,3 +95,40 @@ def test_files_a_card_damaged_are_said_on_the_start_screen_in_the_tables_languag
         app.stop()
     copies = sorted(p.name for p in app.data.iterdir() if ".damaged-" in p.name)
     assert [c.partition(".damaged-")[0] for c in copies] == ["companion.sqlite3"]
+
+
+def test_speech_that_cannot_be_heard_says_so_until_a_speaker_is_there(display: str, tmp_path: Path) -> None:
+    """Speech switched On with no speaker used to say nothing anywhere but the log, and Settings
+    still said On. The real voice (espeak-ng into ALSA's aplay) on an ALSA device that does not
+    exist yet: Settings, the start screen and the host page say the table cannot be heard and
+    ALSA's reason. Then the device appears (the user's ALSA configuration names it: a speaker set
+    up) and the next words are heard: every warning goes."""
+    home = tmp_path / "home"
+    home.mkdir()
+    app = AppProcess(display, tmp_path, extra_env={"HOME": str(home)})
+    app.config.write_text(
+        app.config.read_text("utf-8").replace('voice = "record"', 'voice = "espeak"\ndevice = "tablespeaker"'), "utf-8"
+    )
+    app.start()
+    try:
+        app.tap("start.settings")
+        app.wait_screen("settings")
+        assert "settings.voice" not in app.state()["tids"]  # speech is off: nothing to say
+        app.tap("settings.speech.on")  # the table says a sentence at once: it cannot be heard
+        state = app.wait(lambda s: "settings.voice" in s["tids"], timeout=30, what="the voice's warning")
+        words = state["tids"]["settings.voice"]["text"]
+        assert words.startswith("Speech is on, but the table cannot be heard") and "tablespeaker" in words, words
+        app.screenshot("settings_voice_unheard")
+        token = HostLink(app.data).token()
+        assert words in asyncio.run(host_warnings(app.info()["port"], token))
+        app.tap("settings.back")
+        assert words in app.wait(lambda s: "start.health" in s["tids"], what="the start screen's warning")["texts"]
+
+        (home / ".asoundrc").write_text("pcm.tablespeaker { type null }\n")  # a speaker is set up
+        app.tap("start.settings")
+        app.wait_screen("settings")
+        app.tap("settings.volume.60")  # the table says how loud it speaks: heard now
+        app.wait(lambda s: "settings.voice" not in s["tids"], timeout=30, what="the warning gone")
+        assert not any(t.startswith("Speech is on") for t in asyncio.run(host_warnings(app.info()["port"], token)))
+    finally:
+        app.stop()

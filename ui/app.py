@@ -86,6 +86,11 @@ def touch_setup(display: str | None, fullscreen: bool) -> tuple[dict[str, str], 
     return {"mouse": "mouse,multitouch_on_demand"}, {"SDL_TOUCH_MOUSE_EVENTS": "1"}
 
 
+def _no_cut_buffer_complaint(record: logging.LogRecord) -> bool:
+    """Drops the one complaint that no cut buffer was found (none is wanted: :func:`prepare_kivy`)."""
+    return not str(record.msg).startswith("Cutbuffer: Unable to find any valuable Cutbuffer provider")
+
+
 def prepare_kivy(fullscreen: bool) -> None:
     """Configure Kivy before its window exists (only in memory; the user's config file is untouched)."""
     os.environ.setdefault("KIVY_NO_ARGS", "1")
@@ -95,7 +100,17 @@ def prepare_kivy(fullscreen: bool) -> None:
     inputs, hints = touch_setup(display.kind if display is not None else None, fullscreen)
     for name, value in hints.items():  # read by SDL when it starts (a unit's Environment= wins)
         os.environ.setdefault(name, value)
+    import kivy
     from kivy.config import Config as KivyConfig
+    from kivy.logger import Logger
+
+    # The clipboard a text field uses: SDL's own, which works on the KMS/DRM display and under X
+    # alike (xclip and xsel need an X server and are not installed). No cut buffer (X's middle-click
+    # selection: nothing at a touchscreen pastes that way), so Kivy neither looks for one nor logs a
+    # CRITICAL traceback at the first tap on a text field because it found none.
+    kivy.kivy_options["clipboard"] = ("sdl2", "dummy")
+    kivy.kivy_options["cutbuffer"] = ()
+    Logger.addFilter(_no_cut_buffer_complaint)
 
     KivyConfig.set("kivy", "exit_on_escape", "0")  # Escape must never end a game night
     KivyConfig.set("graphics", "width", str(WIDTH))

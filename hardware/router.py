@@ -110,6 +110,7 @@ class InputRouter:
         self._selection: JSONObject | None = None
         self._selection_source: tuple[str, str, Input, tuple[str, ...]] | None = None  # game, action, input, args
         self._reader_status: dict[str, str] = {}
+        self.status_changed: Callable[[], None] | None = None  # a reader went away or came back
         self._watchers: list[Callable[[HardwareEvent], None]] = []
         self._enrolling: EnrollmentSession | None = None
         self._tasks: set[asyncio.Task[Ack | None]] = set()
@@ -298,11 +299,26 @@ class InputRouter:
         inp = Input(msg, seat, place, event.name, event.role)
         self._run(gestures[gesture], inp, (), source, f"{gesture} {event.name}")
 
+    def warnings(self) -> list[tuple[str, dict[str, JSON]]]:
+        """A warning for each tag reader that is unplugged or does not answer, until it is back
+        (the start screen, the host page and ``companion status`` keep saying it; the notice
+        at the moment it went is gone with its toast)."""
+        return [
+            (f"input.reader.{status}", {"reader": reader})
+            for reader, status in sorted(self._reader_status.items())
+            if status in ("disconnected", "error")
+        ]
+
     def _status(self, event: ReaderStatus) -> None:
         before = self._reader_status.get(event.reader)
         self._reader_status[event.reader] = event.status
         if event.status == before:
             return
+        if self.status_changed is not None:
+            try:
+                self.status_changed()
+            except Exception:
+                log.exception("a reader's change could not be told")
         if event.status in ("disconnected", "error"):
             self._notice(
                 Notice(f"input.reader.{event.status}", {"reader": event.reader}, "warning"),

@@ -226,6 +226,7 @@ class Services:
 
             await asyncio.sleep(0)  # a frame between the two (each loads its code on this loop)
             ctl.inputs = Box.open(ctl.table, config, language=lambda: ctl.lang)
+            ctl.inputs.router.status_changed = lambda: ctl.health_poke()  # a reader unplugged: said at once
         except Exception as exc:  # a broken [hardware] section must not keep the touchscreen dark
             log.exception("hardware could not start")
             ctl.hardware_problem = ctl.error(exc) if isinstance(exc, CompanionError) else f"{type(exc).__name__}: {exc}"
@@ -381,8 +382,14 @@ class TableParts:
         parts.watch.start()
         # overlay file system, under-voltage, throttling, and the voice that cannot be heard
         parts.health = HealthWatch(
-            config.data_dir, ctl.set_health, extra=lambda: ctl.announcer.warnings() if ctl.announcer else []
+            config.data_dir,
+            ctl.set_health,
+            extra=lambda: [
+                *(ctl.announcer.warnings() if ctl.announcer else []),
+                *(ctl.inputs.router.warnings() if ctl.inputs else []),
+            ],
         )
+        ctl.health_poke = parts.health.poke
         return parts
 
     def after_the_first_frame(self, app: CompanionApp) -> None:

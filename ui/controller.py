@@ -96,6 +96,7 @@ class Controller:
         self.address_changed: list[Callable[[], None]] = []  # the network came, went or changed
         self.health: list[tuple[str, dict[str, JSON]]] = []  # warnings about the Pi (companion.appliance.health)
         self.health_changed: list[Callable[[], None]] = []
+        self.health_poke: Callable[[], None] = lambda: None  # read the warnings again now (HealthWatch.poke)
 
         self.pref_changed: list[Callable[[str], None]] = []  # every preference, by key (e.g. speech)
         self.inputs: Any = None  # hardware.router.Box, when the box's hardware runs

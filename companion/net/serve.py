@@ -123,8 +123,14 @@ async def serve(config: Config, lock: WriterLock | None = None) -> None:
         address = phone_address(config.public_address)
         # The Pi's own warnings (under-voltage, an overlay file system) for the host page.
         # and the voice that cannot be heard, checked again at once when it fails or is switched on
-        health = HealthWatch(config.data_dir, lambda _warnings: host.refresh(), extra=announcer.warnings)
+        # and the tag readers unplugged or not answering
+        health = HealthWatch(
+            config.data_dir,
+            lambda _warnings: host.refresh(),
+            extra=lambda: [*announcer.warnings(), *inputs.router.warnings()],
+        )
         announcer.speaker.trouble_changed = lambda _trouble: health.poke()
+        inputs.router.status_changed = health.poke
         prefs.changed.append(lambda key: health.poke() if key == PREF_SPEECH else None)
         where = [config.port]  # the port phones reach, once the server is listening
         host = Host(

@@ -504,13 +504,32 @@ def test_an_enrollment_takes_the_scan_instead_of_the_game(tmp_path: Path) -> Non
 
 
 def test_reader_status_changes_are_notices(tmp_path: Path) -> None:
+    """A reader unplugged is a notice at the moment, and a warning (start screen, host page,
+    ``companion status``) for as long as it stays away; each change asks the warnings to be read
+    again at once."""
+
     async def scenario(rig: Rig) -> None:
+        told: list[list[tuple[str, dict[str, Any]]]] = []
+        rig.router.status_changed = lambda: told.append(rig.router.warnings())
         statuses: list[ReaderState] = ["connected", "connected", "disconnected", "connected", "error"]
         for status in statuses:
             rig.router.handle(ReaderStatus("r1", status))
-        assert rig.notices() == ["input.reader.disconnected", "input.reader.connected", "input.reader.error"]
+        rig.router.handle(ReaderStatus("r2", "disconnected"))
+        assert rig.notices() == [
+            "input.reader.disconnected",
+            "input.reader.connected",
+            "input.reader.error",
+            "input.reader.disconnected",
+        ]
         assert rig.lights.sounds == []
-        assert rig.router.status()["readers"] == {"r1": "error"}
+        assert rig.router.status()["readers"] == {"r1": "error", "r2": "disconnected"}
+        assert told == [
+            [],  # r1 connected
+            [("input.reader.disconnected", {"reader": "r1"})],
+            [],
+            [("input.reader.error", {"reader": "r1"})],
+            [("input.reader.error", {"reader": "r1"}), ("input.reader.disconnected", {"reader": "r2"})],
+        ]
 
     run(tmp_path, scenario)
 

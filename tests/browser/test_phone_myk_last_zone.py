@@ -49,7 +49,7 @@ def test_the_last_zone_is_confirmed_and_a_lower_count_points_back(tmp_path: Path
             assert view(r)["survey"]["zone"] == 4 and view(r)["survey"]["counts"] is None
 
             text = await table.inner_text("[data-last-zone=confirm]")
-            assert "by the books: blue 1, red 2, green 1" in text and "zone 1: blue 2, red 1" in text
+            assert "by the books: Blue 1, Red 2, Green 1" in text and "zone 1: Blue 2, Red 1" in text
             for colour, n in (("blue", 1), ("red", 2), ("green", 1)):  # the steppers start from the books
                 assert await table.locator(f"[data-count={colour}] .step-n").inner_text() == str(n)
             await shot(table, "myk-last-zone-confirm")
@@ -59,7 +59,7 @@ def test_the_last_zone_is_confirmed_and_a_lower_count_points_back(tmp_path: Path
             for page in (blue, table):
                 await settled(page, r.table.seq)
                 missed = await page.inner_text("[data-last-zone=missed]")
-                assert missed.startswith("Fewer than the books here (blue 1)") and "zone 1: blue 2, red 1" in missed
+                assert missed.startswith("Fewer than the books here (Blue 1)") and "zone 1: Blue 2, Red 1" in missed
             await shot(blue, "myk-last-zone-missed")
 
     asyncio.run(scenario())

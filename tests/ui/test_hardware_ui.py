@@ -82,7 +82,7 @@ def test_simulated_reader_and_button(display: str, tmp_path: Path) -> None:
             lambda s: any(t.startswith("sy.dest.") and t.count(".") == 3 for t in s["tids"]),
             what="D1's destinations, selected by the pawn",
         )
-        assert "Detective 1" in next(t for t in state["texts"] if " to …" in t)
+        assert "Ann from" in next(t for t in state["texts"] if " to …" in t)  # D1 by its player's name
         seq = state["seq"]
         # any destination but Mister X's station (landing there would end the game)
         dests = sorted(t for t in state["tids"] if t.startswith("sy.dest.") and t.count(".") == 3)

@@ -167,6 +167,8 @@ SHUNNED = (
     ("es", None, r"vista de table|pantalla de mesa", "« la mesa »: « la pantalla de la mesa »"),
     ("fr", None, r"est allée? en|celui que c'est", "a move is said as French says it"),
     ("es", None, r"\bfue en\b", "a move is said as Spanish says it"),
+    ("de", None, r"\b[Ss]chwarz", "the German rulebook's black ticket is the « Black-Ticket »"),
+    ("de", None, r"zurück(nehm|genomm|zunehm)|[Nn]ehmt .* zurück", "German undo is « rückgängig machen »"),
     (
         "en",
         "companion.games.victorian_masterminds",
@@ -193,6 +195,7 @@ def test_the_travel_log_and_the_stack_height_have_their_chosen_names() -> None:
     assert (sy["fr"]["phone.sy.log"], sy["es"]["phone.sy.log"]) == ("Tableau de parcours", "Bloc de movimiento")
     assert texts_of("companion.games.victorian_masterminds")["fr"]["phone.vm.height_short"] == "Hauteur"
     assert texts_of("ui")["fr"]["ui.undo"] == "Annuler"
+    assert texts_of("ui")["de"]["ui.undo"] == "Rückgängig"
 
 
 def test_no_text_shows_a_message_code() -> None:

@@ -60,7 +60,7 @@ def run_app(
         f'[table]\nlanguage = "{probe.get("language", "en")}"\ndata_dir = "{data}"\n'
     )
     out = folder / "samples.json"
-    probe = {**probe, "out": str(out)}
+    probe = {**probe, "out": str(out), "spawned": time.perf_counter()}  # the process's start (evening.py)
     (folder / "probe.json").write_text(json.dumps(probe))
     (folder / "kivy").mkdir(exist_ok=True)
     env = {k: v for k, v in os.environ.items() if not k.startswith(("KIVY_", "SDL_", "COMPANION_"))}

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import statistics
 import sys
 import tempfile
@@ -55,13 +54,9 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
         if args.pi:
             import pispeed
 
-            reason = pispeed.unavailable()
-            if reason:
-                raise SystemExit(f"Pi speed: {reason}")
-            cal = pispeed.calibrate(check=True)
-            print(cal.describe(), file=sys.stderr, flush=True)
+            cal, cpu_cap = pispeed.cap_for("companion-evening")
             report["calibration"] = cal.describe()
-            with pispeed.CpuCap(cal, f"companion-evening-{os.getpid()}") as cap:
+            with cpu_cap as cap:
                 samples = touchscreen.run_app(Path(args.code), folder, display, probe, cgroup=cap.path, timeout=14400)
         else:
             samples = touchscreen.run_app(Path(args.code), folder, display, probe, timeout=14400)

@@ -61,6 +61,7 @@ class Evening(Probe):
         self.games_played = 0
         self.sent = 0
         self.windows: list[tuple[float, float, str]] = []  # game starts: (start, end, what)
+        self.opening = ""  # the game start under way, if any
 
     # -- recording -----------------------------------------------------------------------------
     def span(self, start: float, cause: str) -> None:
@@ -129,7 +130,7 @@ class Evening(Probe):
                 causes[cause] = causes.get(cause, 0.0) + inside
                 if cause.startswith("buffer swap"):
                     swapping += inside
-        window = next((w for a, b, w in self.windows if a <= now and b >= start), "")
+        window = next((w for a, b, w in self.windows if a <= now and b >= start), self.opening)
         self.pauses.append(
             {
                 "at": start,
@@ -144,6 +145,7 @@ class Evening(Probe):
 
     # -- the phones and the host page -----------------------------------------------------------
     async def spawn(self, url: str, *flags: str) -> asyncio.subprocess.Process:
+        t0 = time.perf_counter()
         proc = await asyncio.create_subprocess_exec(
             sys.executable,
             str(HERE / "phone_probe.py"),
@@ -153,6 +155,7 @@ class Evening(Probe):
             stdout=asyncio.subprocess.PIPE,
         )
         assert proc.stdout is not None
+        self.span(t0, "the benchmark starting a phone's process")
         await proc.stdout.readline()  # connected
         asyncio.get_running_loop().create_task(self.drain(proc))
         return proc
@@ -257,11 +260,13 @@ class Evening(Probe):
                 self.sample_soak()
         if first_id is not None and len(games) > 1:  # the round's first game, saved, opened again
             t0 = time.perf_counter()
+            self.opening = "a saved game reopened (to its first frame, its phones joining)"
             await self.app.ctl.table.open_game(first_id)
             await self.until(lambda: self.app.screen in ("game", "end") and self.app.message.get("game_id") == first_id)
-            await self.frames(3)
-            self.windows.append((t0, time.perf_counter(), "a saved game reopened (its first frame)"))
             await self.phones_on(2)
+            await self.frames(3)
+            self.windows.append((t0, time.perf_counter(), self.opening))
+            self.opening = ""
             await self.moves(games[0], max(4, actions // 4), 7 + number)
             await self.phones_off()
 
@@ -270,12 +275,14 @@ class Evening(Probe):
 
         _, config, _ = DRIVERS[rules]
         t0 = time.perf_counter()
+        self.opening = f"a game's start ({rules}: to its first frame, its phones joining)"
         game_id: int = await self.app.ctl.table.new_game(rules, config, rules, seed=seed)
         await self.until(lambda: self.app.screen == "game" and self.app.message.get("game_id") == game_id)
         await self.frames(3)
-        self.windows.append((t0, time.perf_counter(), f"a game's start ({rules}, to its first frame)"))
-        await self.phones_on(2)
+        await self.phones_on(2)  # this process starts their processes: a fork of the app, under its cap
         await self.frames(3)
+        self.windows.append((t0, time.perf_counter(), self.opening))
+        self.opening = ""
         return game_id
 
     async def moves(self, rules: str, count: int, seed: int) -> None:

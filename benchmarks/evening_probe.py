@@ -28,10 +28,12 @@ within its gap, longest first.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import json
 import os
 import random
+import secrets
 import sys
 import threading
 import time
@@ -56,6 +58,7 @@ class Evening(Probe):
         self.last_tick = 0.0
         self.gc_span: tuple[float, int] | None = None
         self.phones: dict[str, asyncio.subprocess.Process] = {}
+        self.devices: dict[str, str] = {}  # a seat link's token -> its phone's device secret
         self.host: asyncio.subprocess.Process | None = None
         self.soak: list[dict[str, Any]] = []
         self.games_played = 0
@@ -170,11 +173,13 @@ class Evening(Probe):
         for link in (await self.app.ctl.seat_links())[:seats]:
             url = self.app.ctl.link_url(link.token)
             if url:
-                self.phones[link.seat] = await self.spawn(url, "--act")
+                device = self.devices.setdefault(link.token, secrets.token_hex(32))  # the same phone again
+                self.phones[link.seat] = await self.spawn(url, "--act", f"--device={device}")
 
     async def phones_off(self) -> None:
         for proc in self.phones.values():
-            proc.kill()
+            with contextlib.suppress(ProcessLookupError):  # gone already: its game was closed
+                proc.kill()
             await proc.wait()
         self.phones = {}
 
@@ -304,7 +309,7 @@ class Evening(Probe):
             intent, actor = choice
             before = game.seq
             phone = self.phones.get(actor.seat) if actor.seat else None
-            if phone is not None and phone.stdin is not None:
+            if phone is not None and phone.returncode is None and phone.stdin is not None:
                 self.sent += 1
                 body = {"type": "intent", "id": self.sent, "seq": before, "intent": table.intent_codec().encode(intent)}
                 phone.stdin.write((json.dumps(body) + "\n").encode())

@@ -8,7 +8,8 @@ the machine, so the app can subtract the moment it submitted the action). It lea
 cgroup it was started in (the phone is not the Pi). Ends when its input closes or the socket does.
 
 With ``--act`` the phone also plays: each line on its input, ``{"id", "seq", "intent"}``, is sent
-as the page sends a player's move (the app answers ``ack`` or ``refused``). With a host link
+as the page sends a player's move (the app answers ``ack`` or ``refused``); ``--device=HEX`` is
+the phone's device secret (the same phone coming back to its seat), a new one without it. With a host link
 (``http://host:port/h/TOKEN``) it is the host page instead: its web socket, reading what it pushes.
 """
 
@@ -45,12 +46,12 @@ async def act(ws: aiohttp.ClientWebSocketResponse) -> None:
         await ws.send_str(line.strip())
 
 
-async def phone(url: str, acting: bool) -> None:
+async def phone(url: str, acting: bool, device: str) -> None:
     parsed = urlparse(url)
     token = parsed.path.rsplit("/", 1)[-1]
     host = parsed.path.startswith("/h/")
     path, hello = ("/host/ws", {"type": "hello", "token": token}) if host else ("/ws", None)
-    hello = hello or {"type": "hello", "token": token, "device": secrets.token_hex(32)}
+    hello = hello or {"type": "hello", "token": token, "device": device}
     async with aiohttp.ClientSession() as session, session.ws_connect(f"{parsed.scheme}://{parsed.netloc}{path}") as ws:
         await ws.send_str(json.dumps(hello))
         print("connected", flush=True)
@@ -68,7 +69,9 @@ async def phone(url: str, acting: bool) -> None:
 
 def main() -> None:
     leave_cap()
-    asyncio.run(phone(sys.argv[1], "--act" in sys.argv[2:]))
+    flags = sys.argv[2:]
+    device = next((f.split("=", 1)[1] for f in flags if f.startswith("--device=")), secrets.token_hex(32))
+    asyncio.run(phone(sys.argv[1], "--act" in flags, device))
 
 
 if __name__ == "__main__":

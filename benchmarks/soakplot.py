@@ -23,7 +23,8 @@ def draw(rows: list[dict[str, Any]], out: Path) -> None:
     pen = ImageDraw.Draw(image)
     games = [r["games"] for r in rows]
     top, height, left, right = 30, (HEIGHT - 60) // len(PANELS), 70, WIDTH - 20
-    pen.text((left, 8), f"one app process, {games[-1]} games: the figures every 10 games", fill="black")
+    step = games[1] - games[0] if len(games) > 1 else 0
+    pen.text((left, 8), f"one app process, {games[-1]} games: the figures every {step} games", fill="black")
     for n, (title, series) in enumerate(PANELS):
         y0, y1 = top + n * height + 18, top + (n + 1) * height - 18
         values = [r[key] * scale for key, scale, _ in series for r in rows]

@@ -19,7 +19,12 @@ and, not ratios but absolute times against the targets of issue 25 (``touchscree
       (target: median ≤ 10 ms, p90 ≤ 25 ms, max ≤ 50 ms);
 - P10 a tap on an acting button → the frame that shows its result, wall time, with the app
       capped to one Raspberry Pi 4 core (``pispeed.py``; needs root, else uncapped and said so;
-      target: median ≤ 100 ms); with both, a phone's wait for an action's state.
+      target: median ≤ 100 ms); with both, a phone's wait for an action's state;
+
+and the evening (``evening.py``): the three games back to back at Pi speed (when it can be
+capped), phones acting, a language switch, the history screen, a saved game reopened, the host
+page open, and every pause of the touchscreen's loop with its cause (target: none over 100 ms
+during play, less the buffer swaps), start-up to the first frame and to phones joining.
 
 It prints a Markdown table (medians and p99 over all rounds, the machine and its load named) and
 writes the same as JSON. ``--dir`` puts the SQLite files on the disk to measure (a Pi's SD card
@@ -42,7 +47,7 @@ from typing import Any
 import common
 from common import Ratio
 
-TARGETS = ("P1", "P3", "P4", "P6", "P7", "P8", "P9", "P10")
+TARGETS = ("P1", "P3", "P4", "P6", "P7", "P8", "P9", "P10", "EVENING")
 TOUCH = {"P9": (10.0, 25.0, 50.0), "P10": (100.0, None, None)}  # ms: median, p90, max
 
 
@@ -252,12 +257,23 @@ def main(argv: list[str] | None = None) -> int:
             info = {"machine": common.machine(folder), "load_before": load_before}
             results = run(ids, folder, args.quick, say)
             touch = touchscreen_rows(ids, folder, args.quick, say)
+    evening_text = ""
+    if "EVENING" in ids:
+        say("the evening: every pause of the touchscreen's loop ...")
+        import evening
+        import pispeed
+
+        argv = ["--actions", "12" if args.quick else "40"] + (["--keep", str(folder / "evening")] if args.keep else [])
+        argv += ["--pi"] if pispeed.unavailable() is None else []
+        evening_text = evening.text(evening.measure(evening.parser().parse_args(argv)))
     extra = tracker_cost() if not args.only else None
     info.update(load_after=common.load(), seconds=time.monotonic() - started, quick=args.quick)
     if results:
         print(markdown(results, info))
     if touch:
         print("\n" + touchscreen_markdown(touch))
+    if evening_text:
+        print("\nThe evening:\n" + evening_text)
     if extra:
         print(f"\nAlso: {extra['what']}: median {extra['median_ms']} ms, p99 {extra['p99_ms']} ms (n={extra['n']}).")
     out = Path(args.json)

@@ -214,6 +214,17 @@ class CpuCap:
             pass
 
 
+def cap_for(name: str) -> tuple[Calibration, CpuCap]:
+    """A checked calibration (printed to stderr) and a cap made from it, for a benchmark that
+    needs Pi speed (no cgroup: it stops, saying why)."""
+    reason = unavailable()
+    if reason:
+        raise SystemExit(f"Pi speed: {reason}")
+    cal = calibrate(check=True)
+    print(cal.describe(), file=sys.stderr, flush=True)
+    return cal, CpuCap(cal, f"{name}-{os.getpid()}")
+
+
 def _timed_workload(path: str, iterations: int, out: multiprocessing.Queue[float]) -> None:
     CpuCap.join(Path(path))
     t0 = time.perf_counter()

@@ -60,7 +60,7 @@ def run_app(
         f'[table]\nlanguage = "{probe.get("language", "en")}"\ndata_dir = "{data}"\n'
     )
     out = folder / "samples.json"
-    probe = {**probe, "out": str(out)}
+    probe = {**probe, "out": str(out), "spawned": time.perf_counter()}  # the process's start (evening.py)
     (folder / "probe.json").write_text(json.dumps(probe))
     (folder / "kivy").mkdir(exist_ok=True)
     env = {k: v for k, v in os.environ.items() if not k.startswith(("KIVY_", "SDL_", "COMPANION_"))}
@@ -201,14 +201,10 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         if args.pi:
             import pispeed
 
-            reason = pispeed.unavailable()
-            if reason:
-                raise SystemExit(f"Pi speed: {reason}")
-            cal = pispeed.calibrate(check=True)
-            print(cal.describe(), file=sys.stderr)
+            cal, cpu_cap = pispeed.cap_for("companion-touch")
             report["calibration"] = cal.as_json()
             report["calibration_text"] = cal.describe()
-            with pispeed.CpuCap(cal, f"companion-touch-{os.getpid()}") as cap:
+            with cpu_cap as cap:
                 samples = measure(args, folder, display, cap.path)
                 report["throttled"] = cap.throttled()
         else:

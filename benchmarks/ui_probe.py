@@ -50,7 +50,12 @@ SKIP = re.compile(
 def _after_first_frame(app: Any, work: Any) -> None:
     if not _started:
         _started.append(app)
-        _original_after_first_frame(app, lambda: asyncio.get_running_loop().create_task(Probe(app).run()))
+        kind: Any = Probe
+        if CONFIG.get("mode") == "evening":  # a whole evening, every pause of the loop (evening_probe.py)
+            from evening_probe import Evening
+
+            kind = Evening
+        _original_after_first_frame(app, lambda: asyncio.get_running_loop().create_task(kind(app).run()))
     _original_after_first_frame(app, work)
 
 

@@ -14,6 +14,8 @@ JSON object per line out. Commands:
   gets it. Refused when the widget is missing, hidden, disabled or covered.
 - ``{"cmd": "screenshot", "path": "/abs/file.png"}`` → the next drawn frame as a PNG.
 - ``{"cmd": "type", "tid": "setup.sy.name.1", "text": "Dora"}`` → a text field's text, as typed.
+- ``{"cmd": "memory"}`` → after a collection of everything: the Kivy widgets alive, the objects the
+  collector tracks, Kivy's cached textures, the clock's events, the table's subscriptions, open files.
 - ``{"cmd": "info"}`` → the phone server's address and port, the game id.
 - ``{"cmd": "submit", "intent": {...}}`` → the same path a widget uses (refusals go to the toast).
 - ``{"cmd": "toasts"}`` → every toast shown (text, kind) since the last time it was asked.
@@ -368,6 +370,30 @@ class Control:
         await next_frames(count)
         return {"ok": True, "frame": Clock.frames}
 
+    async def memory(self) -> dict[str, Any]:
+        import gc
+        import os
+
+        from kivy.cache import Cache
+        from kivy.uix.widget import Widget
+
+        gc.unfreeze()  # everything, as ui/memory.py's collection at a game's start
+        gc.collect()
+        objects = gc.get_objects()
+        widgets = sum(1 for o in objects if isinstance(o, Widget))
+        count = len(objects)
+        del objects
+        gc.freeze()
+        return {
+            "ok": True,
+            "widgets": widgets,
+            "objects": count,
+            "textures": len(getattr(Cache, "_objects", {}).get("kv.texture", {})),
+            "clock_events": len(Clock.get_events()),
+            "subscriptions": len(self.app.ctl.table._subscriptions),
+            "fds": len(os.listdir("/proc/self/fd")),
+        }
+
     async def handle(self, request: dict[str, Any]) -> dict[str, Any]:
         self.watch_toasts()
         commands: dict[str, Callable[[], Awaitable[dict[str, Any]]]] = {
@@ -377,6 +403,7 @@ class Control:
             "screenshot": lambda: self.screenshot(str(request.get("path"))),
             "type": lambda: self.type(str(request.get("tid")), str(request.get("text", ""))),
             "info": self.info,
+            "memory": self.memory,
             "submit": lambda: self.submit(request),
             "clipped": self.clipped,
             "frames": lambda: self.frames(int(request.get("count", 1))),

@@ -231,6 +231,7 @@ class CompanionApp(App):
         was_over = previous.get("type") == "state" and not changed_game and game_page.over(previous)
         if changed_game:
             self.go("end" if game_page.over(message) else "game")
+            collector.game_opened()  # the previous game's screens are collected after this frame
         elif game_page.over(message) and not was_over:
             if self.screen == "game":
                 self.go("end")  # its banner is the announcement

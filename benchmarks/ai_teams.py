@@ -18,6 +18,8 @@ most of. Teams:
   first, each target taking its neighbours out of the pool, so the next figure covers another
   part of the set); a figure lands on a station of the set when it can, else steps towards its
   target;
+- ``table-easy``, ``table-normal``, ``table-hard``: the table's own detectives at each level
+  (``companion.games.scotland_yard.detectives_ai``), playing every figure;
 - ``hunter``: the strongest, a team of our own design.
 
   It **weighs the set**: it follows every ticket he writes with a belief over the stations, as
@@ -43,7 +45,8 @@ import random
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from companion.games.scotland_yard import moves
+from companion.core.frozen import replace
+from companion.games.scotland_yard import detectives_ai, moves
 from companion.games.scotland_yard.ai_maps import Maps, maps
 from companion.games.scotland_yard.board import LAND, Board
 from companion.games.scotland_yard.model import NORMAL, REVEALS, ROUNDS, SYState
@@ -368,6 +371,22 @@ class Hunter:
         return min(landing, key=lambda o: (-weights[o[2]], o)) if landing else chosen[todo[0]]
 
 
+class Table:
+    """The table's detectives at ``level`` (the product's AI), playing every figure. The game's
+    seed is drawn once from the team's random source, as the table gets the game's seed."""
+
+    def __init__(self, level: str) -> None:
+        self.level = level
+        self.seed: int | None = None
+
+    def __call__(self, state: SYState, rng: random.Random) -> Option:
+        if self.seed is None:
+            self.seed = rng.randrange(1 << 30)
+        ours = replace(state, d_ai=self.level, by_table=tuple(True for _ in state.figures))
+        choice = detectives_ai.decide(ours, self.level, self.seed)
+        return choice.figure, choice.line, choice.station
+
+
 def stateless(team: Team) -> Callable[[], Team]:
     return lambda: team
 
@@ -377,5 +396,6 @@ TEAMS: dict[str, Callable[[], Team]] = {
     "random": stateless(d_random),
     "greedy": stateless(d_greedy),
     "team": stateless(d_team),
+    **{f"table-{level}": functools.partial(Table, level) for level in detectives_ai.LEVELS},
     "hunter": Hunter,
 }

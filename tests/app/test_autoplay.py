@@ -22,7 +22,7 @@ from companion.app.table import Table
 from companion.core import TABLE, Audience, Forbidden, Undo
 from companion.games.scotland_yard import RULES, ai
 from companion.games.scotland_yard.ai_maps import maps
-from companion.games.scotland_yard.model import REVEALS, DrawStart, Move, SYState, XMoved
+from companion.games.scotland_yard.model import REVEALS, Confirm, DrawStart, FigureMoved, Move, SYState, XMoved
 
 AI_GAME = {"mister_x_ai": "hard", "detectives": ["Ann", "Bob", "Cleo"], "tracker": True}
 
@@ -178,3 +178,46 @@ def test_he_thinks_off_the_event_loop(tmp_path: Path, monkeypatch: pytest.Monkey
 
     asyncio.run(scenario())
     assert threads and threading.main_thread().name not in threads
+
+
+TABLE_DETECTIVES = {"detectives": ["Ann", "Bob"], "detectives_ai": "normal", "tracker": True}
+
+
+def test_the_tables_detectives_give_the_same_instructions_after_a_restart(tmp_path: Path) -> None:
+    """The table moves its detectives one instruction at a time (each waits for its pawn), as the
+    actor ``yard`` with the player's source; after a "power cut" the log folds to the same state and
+    the table gives the instruction the game's seed and the public log give."""
+
+    async def scenario() -> None:
+        path = tmp_path / "t.sqlite3"
+        table, player = await open_table(path)
+        gid = await table.new_game("scotland_yard", TABLE_DETECTIVES, "ai", seed=3)
+        await table.submit(DrawStart(), TABLE, table.seq, game_id=gid)
+        for _ in range(2):  # two rounds: Mister X on his phone, then each table figure, confirmed
+            await table.submit(
+                ai.choose(state_of(table), "easy", 0, None), Audience.of_seat("mrx"), table.seq, game_id=gid
+            )
+            while state_of(table).phase == "detectives" and state_of(table).end is None:
+                await until(lambda: state_of(table).instruction is not None or state_of(table).phase != "detectives")
+                waiting = state_of(table).instruction
+                if waiting is not None:
+                    await asyncio.sleep(0.1)
+                    assert state_of(table).instruction == waiting  # no further move before the pawn
+                    await table.submit(Confirm(waiting.figure), TABLE, table.seq, game_id=gid)
+        await table.submit(ai.choose(state_of(table), "easy", 0, None), Audience.of_seat("mrx"), table.seq, game_id=gid)
+        await until(lambda: state_of(table).instruction is not None)
+        first = state_of(table).instruction
+        before = state_of(table)
+        loaded = load_game(table.store, gid)
+        yard = [e.action for e in loaded.game.entries if isinstance(e.event, FigureMoved) and e.event.by_table]
+        assert len(yard) >= 9 and all(loaded.source(a) == autoplay.SOURCE for a in yard)
+        await table.submit(Undo(), TABLE, table.seq, game_id=gid)  # the instruction, taken back
+        await close(table, player)
+
+        table, player = await open_table(path)  # the "power cut" is over: the log is folded again
+        assert load_game(table.store, gid).game.state == state_of(table)
+        await until(lambda: state_of(table).instruction is not None)
+        assert state_of(table) == before and state_of(table).instruction == first
+        await close(table, player)
+
+    asyncio.run(scenario())

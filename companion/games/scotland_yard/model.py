@@ -23,6 +23,10 @@ DETECTIVE_TICKETS: Final = (11, 8, 4)
 X_BLACK: Final = 5
 X_DOUBLE: Final = 2
 MRX: Final = "mrx"
+#: the actor the table's own detectives move as (no phone ever holds this seat; see ``ai_turn``)
+YARD: Final = "yard"
+#: the word in the setup's ``table_detectives`` for the bobbies
+BOBBIES_WORD: Final = "bobbies"
 
 Ticket = Literal["taxi", "bus", "underground", "black"]
 Line = Literal["taxi", "bus", "underground"]  # what a detective pays, or the line a bobby uses
@@ -49,6 +53,16 @@ class LogField:
     ticket: Ticket
     station: int
     step: int  # 0 single move, 1 and 2 the steps of a double move
+
+
+@dataclass(frozen=True)
+class Instruction:
+    """A move the table made for one of its detectives or bobbies: the players still have to move
+    the pawn and confirm it (a tap, or the next move anyone makes)."""
+
+    figure: str
+    ticket: Line
+    station: int
 
 
 @dataclass(frozen=True)
@@ -81,6 +95,9 @@ class SYState:
     shown: int = 0  # where Mister X is shown on the board after a reveal, until his next move
     end: Ending | None = None
     x_ai: str | None = None  # Mister X played by the table at this level (no seat, no phone); None: a player
+    d_ai: str | None = None  # the level of the table's detectives (figures in ``by_table``); None: none
+    by_table: tuple[bool, ...] = ()  # per figure: the table plays it (empty: none does)
+    instruction: Instruction | None = None  # the table's last move, until the pawn is confirmed
 
     def is_bobby(self, index: int) -> bool:
         return self.purse_of[index] < 0
@@ -89,6 +106,18 @@ class SYState:
         """The detective seat owning figure ``index`` (``None`` for a bobby: every detective seat)."""
         purse = self.purse_of[index]
         return None if purse < 0 else self.seats[purse + 1]
+
+    def table_plays(self, index: int) -> bool:
+        """Figure ``index`` is one of the table's (its moves come from the detectives' AI)."""
+        return bool(self.by_table) and self.by_table[index]
+
+    def table_seats(self) -> tuple[str, ...]:
+        """Detective seats the table plays whole (no phone, no name): every figure of theirs is its."""
+        return tuple(
+            seat
+            for k, seat in enumerate(self.seats[1:])
+            if self.by_table and all(self.by_table[i] for i, p in enumerate(self.purse_of) if p == k)
+        )
 
 
 # ---------------------------------------------------------------------------------------- events
@@ -147,13 +176,24 @@ class XMoved(Event):
 
 @dataclass(frozen=True)
 class FigureMoved(Event):
-    """A detective (paying ``ticket`` into the supply) or a bobby (free, along that line) moved."""
+    """A detective (paying ``ticket`` into the supply) or a bobby (free, along that line) moved;
+    ``by_table``: the table moved one of its figures (an instruction until the pawn is confirmed)."""
 
     kind: ClassVar[str] = "sy.figure_moved"
     undo: ClassVar[UndoRule] = UndoRule.TABLE
     figure: str
     ticket: Line
     station: int
+    by_table: bool = False
+
+
+@dataclass(frozen=True)
+class MoveConfirmed(Event):
+    """The players moved the pawn the table's instruction named (undone like a move: the table)."""
+
+    kind: ClassVar[str] = "sy.move_confirmed"
+    undo: ClassVar[UndoRule] = UndoRule.TABLE
+    figure: str
 
 
 @dataclass(frozen=True)
@@ -184,7 +224,16 @@ class TrackerSwitched(Event):
     on: bool
 
 
-EVENTS: Final = (DetectivesPlaced, XPlaced, XMoved, FigureMoved, RoundEnded, GameEnded, TrackerSwitched)
+EVENTS: Final = (
+    DetectivesPlaced,
+    XPlaced,
+    XMoved,
+    FigureMoved,
+    MoveConfirmed,
+    RoundEnded,
+    GameEnded,
+    TrackerSwitched,
+)
 
 # --------------------------------------------------------------------------------------- intents
 
@@ -246,6 +295,15 @@ class XDouble(Intent):
 
 
 @dataclass(frozen=True)
+class Confirm(Intent):
+    """The pawn of the table's instruction for ``figure`` stands where it said (the touchscreen or
+    any player's phone)."""
+
+    kind: ClassVar[str] = "sy.confirm"
+    figure: str
+
+
+@dataclass(frozen=True)
 class SetTracker(Intent):
     kind: ClassVar[str] = "sy.set_tracker"
     on: bool
@@ -258,4 +316,4 @@ class EndGame(Intent):
     kind: ClassVar[str] = "sy.end_game"
 
 
-INTENTS: Final = (DrawStart, PlaceDetectives, PlaceX, Move, XMove, XDouble, SetTracker, EndGame)
+INTENTS: Final = (DrawStart, PlaceDetectives, PlaceX, Move, XMove, XDouble, Confirm, SetTracker, EndGame)

@@ -13,12 +13,15 @@ from companion.core.jsonvalue import JSONObject
 from companion.core.summary import Line, t
 from companion.games.scotland_yard.model import (
     MRX,
+    YARD,
+    Confirm,
     DetectivesPlaced,
     DrawStart,
     EndGame,
     FigureMoved,
     GameEnded,
     Move,
+    MoveConfirmed,
     PlaceDetectives,
     PlaceX,
     SetTracker,
@@ -32,12 +35,16 @@ from companion.games.scotland_yard.model import (
 )
 
 MISTER_X = Audience.of_seat(MRX)
+TABLE_DETECTIVES = Audience.of_seat(YARD)
 
 
 def recorded_intents(state: SYState, events: tuple[Event, ...]) -> list[tuple[Intent, Audience]]:
     first = events[0]
     if isinstance(first, FigureMoved):
-        return [(Move(first.figure, first.ticket, first.station), TABLE)]
+        # The table's own detectives move as YARD (an instruction); anyone else's move, as the table.
+        return [(Move(first.figure, first.ticket, first.station), TABLE_DETECTIVES if first.by_table else TABLE)]
+    if isinstance(first, MoveConfirmed):
+        return [(Confirm(first.figure), TABLE)]
     if isinstance(first, XMoved):
         second = events[1] if len(events) > 1 else None
         if first.step == 1 and isinstance(second, XMoved):
@@ -94,6 +101,8 @@ def describe_action(before: SYState, events: tuple[Event, ...], audience: Audien
                 "sy.action.x_move", {"ticket": _ticket(first.ticket), "from": before.x_station, "to": first.station}
             )
         return Line("sy.action.x_move_hidden", {"ticket": _ticket(first.ticket)})
+    if isinstance(first, MoveConfirmed):
+        return Line("sy.action.confirm", {"figure": first.figure})
     if isinstance(first, DetectivesPlaced):
         return Line("sy.sum.did.draw_start" if first.drawn else "sy.sum.did.place_detectives")
     if isinstance(first, XPlaced):

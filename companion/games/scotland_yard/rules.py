@@ -32,6 +32,7 @@ from companion.games.scotland_yard.board import D_CARDS, X_CARDS, board_for
 from companion.games.scotland_yard.facts import FACTS, PREFERENCES
 from companion.games.scotland_yard.hardware import HARDWARE
 from companion.games.scotland_yard.model import (
+    BOBBIES_WORD,
     BOX,
     DETECTIVE_TICKETS,
     EVENTS,
@@ -41,14 +42,18 @@ from companion.games.scotland_yard.model import (
     REVEALS,
     ROUNDS,
     WINNER,
+    YARD,
+    Confirm,
     DetectivesPlaced,
     DrawStart,
     EndGame,
     Ending,
     FigureMoved,
     GameEnded,
+    Instruction,
     LogField,
     Move,
+    MoveConfirmed,
     PlaceDetectives,
     PlaceX,
     RoundEnded,
@@ -63,7 +68,16 @@ from companion.games.scotland_yard.model import (
     XPlaced,
 )
 
-OPTIONS: Final = ("mister_x", "mister_x_ai", "detectives", "tracker", "bobbies_keep_game_alive", "board")
+OPTIONS: Final = (
+    "mister_x",
+    "mister_x_ai",
+    "detectives",
+    "detectives_ai",
+    "table_detectives",
+    "tracker",
+    "bobbies_keep_game_alive",
+    "board",
+)
 NAME_LENGTH: Final = 40
 #: bobbies by number of detective players (1 = the two-player game)
 BOBBIES: Final = {1: 2, 2: 2, 3: 1, 4: 0, 5: 0}
@@ -82,14 +96,43 @@ def _flag(config: JSONObject, option: str) -> bool:
     return value
 
 
-def _ai_level(config: JSONObject) -> str | None:
-    """``mister_x_ai``: the level of the table playing Mister X, or absent/null for a player."""
-    level = config.get("mister_x_ai")
+def _ai_level(config: JSONObject, option: str = "mister_x_ai") -> str | None:
+    """``mister_x_ai`` (``detectives_ai``): the level of the table playing Mister X (its
+    detectives), or absent/null for players."""
+    level = config.get(option)
     if level is None:
         return None
     if not isinstance(level, str) or level not in ai.LEVELS:
-        raise SetupError("sy.setup.ai_level", "mister_x_ai: easy, normal or hard (or null: a player is Mister X)")
+        if option == "mister_x_ai":
+            raise SetupError("sy.setup.ai_level", "mister_x_ai: easy, normal or hard (or null: a player is Mister X)")
+        raise SetupError("sy.setup.detectives_ai_level", "detectives_ai: easy, normal or hard (or null: players)")
     return level
+
+
+def _by_table(config: JSONObject, seats: tuple[str, ...], purse_of: tuple[int, ...]) -> tuple[bool, ...]:
+    """Per figure, whether the table plays it: ``table_detectives`` lists detective seats and/or
+    ``"bobbies"`` (absent: every detective seat and the bobbies); only with ``detectives_ai``."""
+    level = _ai_level(config, "detectives_ai")
+    chosen = config.get("table_detectives")
+    if level is None:
+        if chosen is not None:
+            raise SetupError("sy.setup.table_detectives", "table_detectives: needs detectives_ai (a level)")
+        return ()
+    words = [*seats[1:], BOBBIES_WORD]
+    if chosen is None:
+        chosen = list(words)
+    if (
+        not isinstance(chosen, list)
+        or not chosen
+        or any(not isinstance(w, str) or w not in words for w in chosen)
+        or len(set(map(str, chosen))) != len(chosen)
+    ):
+        raise SetupError(
+            "sy.setup.table_detectives",
+            f"table_detectives: some of {', '.join(words)}, each once",
+            choices=", ".join(words),
+        )
+    return tuple((BOBBIES_WORD if purse < 0 else seats[purse + 1]) in chosen for purse in purse_of)
 
 
 def setup(config: JSONObject) -> SYState:
@@ -108,6 +151,9 @@ def setup(config: JSONObject) -> SYState:
     per_seat = detectives // players
     purses = tuple(_times(DETECTIVE_TICKETS, per_seat) for _ in range(players))
     held = [sum(p[k] for p in purses) for k in range(3)]
+    by_table = _by_table(config, seats, purse_of)
+    if by_table and all(by_table) and _ai_level(config) is not None:
+        raise SetupError("sy.setup.no_players", "the table cannot play both Mister X and every detective")
     return SYState(
         board=board_for(config.get("board")),
         seats=seats,
@@ -121,6 +167,8 @@ def setup(config: JSONObject) -> SYState:
         positions=tuple(0 for _ in figures),
         moved=tuple(False for _ in figures),
         x_ai=_ai_level(config),
+        d_ai=_ai_level(config, "detectives_ai"),
+        by_table=by_table,
     )
 
 
@@ -135,6 +183,8 @@ def apply(state: SYState, event: Event) -> SYState:
     """Trusted: ``event`` was produced by :func:`decide` (or read back from the log)."""
     if isinstance(event, FigureMoved):
         i = state.figures.index(event.figure)
+        # The table's move is an instruction until confirmed; any other move confirms the last one.
+        instruction = Instruction(event.figure, event.ticket, event.station) if event.by_table else None
         purses, supply = state.purses, state.supply
         purse = state.purse_of[i]
         if purse >= 0:  # a detective pays into the supply; a bobby rides free
@@ -148,7 +198,10 @@ def apply(state: SYState, event: Event) -> SYState:
             purses=purses,
             supply=supply,
             candidates=tracker.after_landing(state.candidates, event.station),
+            instruction=instruction,
         )
+    if isinstance(event, MoveConfirmed):
+        return replace(state, instruction=None)
     if isinstance(event, XMoved):
         return _apply_x_moved(state, event)
     if isinstance(event, RoundEnded):
@@ -191,6 +244,7 @@ def _apply_x_moved(state: SYState, event: XMoved) -> SYState:
         shown=event.station if revealed else 0,
         candidates=candidates,
         phase="x" if event.step == 1 else "detectives",
+        instruction=None,  # his move confirms the table's last instruction
     )
 
 
@@ -215,6 +269,8 @@ def decide(state: SYState, intent: Intent, actor: Audience, rng: random.Random) 
         return _x_turn_over(state, (_x_step(state, intent.ticket, intent.station, 0),))
     if isinstance(intent, XDouble):
         return _x_double(state, intent, actor)
+    if isinstance(intent, Confirm):
+        return _confirm(state, intent, actor)
     if isinstance(intent, DrawStart):
         return _draw_start(state, actor, rng)
     if isinstance(intent, PlaceDetectives):
@@ -290,16 +346,38 @@ def _place_x(state: SYState, intent: PlaceX, actor: Audience) -> tuple[Event, ..
     return _started(state, (XPlaced(intent.station, drawn=False),))
 
 
+def _confirm(state: SYState, intent: Confirm, actor: Audience) -> tuple[Event, ...]:
+    """Anyone at the table (the touchscreen, any phone) confirms the pawn of the table's move."""
+    if not (actor.is_table or (actor.seat is not None and actor.seat in RULES.seats(state))):
+        raise Forbidden("sy.unknown_seat", "there is no such seat in this game")
+    if state.instruction is None:
+        raise IllegalMove("sy.nothing_to_confirm", "the table has no move waiting for its pawn")
+    if intent.figure != state.instruction.figure:
+        raise IllegalMove(
+            "sy.confirm_other", "the table's move waiting is another figure's", figure=state.instruction.figure
+        )
+    return (MoveConfirmed(intent.figure),)
+
+
 def _move(state: SYState, intent: Move, actor: Audience) -> tuple[Event, ...]:
     if intent.figure not in state.figures:
         raise IllegalMove("sy.unknown_figure", "there is no such figure", figure=intent.figure[:10])
     i = state.figures.index(intent.figure)
     owner = state.seat_of(i)
-    allowed = actor.is_table or (
-        actor.seat is not None and actor.seat in state.seats[1:] and owner in (None, actor.seat)
+    yard = actor.is_seat(YARD)
+    if state.table_plays(i) != yard:
+        if yard:
+            raise Forbidden("sy.not_your_figure", "you do not move this figure", figure=intent.figure)
+        raise Forbidden("sy.table_plays", "the table plays this figure: it says where it goes", figure=intent.figure)
+    allowed = (
+        yard
+        or actor.is_table
+        or (actor.seat is not None and actor.seat in state.seats[1:] and owner in (None, actor.seat))
     )
     if not allowed:
         raise Forbidden("sy.not_your_figure", "you do not move this figure", figure=intent.figure)
+    if yard and state.instruction is not None:
+        raise IllegalMove("sy.confirm_first", "the table's last move waits for its pawn", figure=intent.figure)
     if state.phase == "start":
         raise IllegalMove("sy.not_started", "the start stations are not drawn yet")
     if state.phase != "detectives":
@@ -312,7 +390,7 @@ def _move(state: SYState, intent: Move, actor: Audience) -> tuple[Event, ...]:
     if purse >= 0 and state.purses[purse][NORMAL.index(intent.ticket)] == 0:
         raise IllegalMove("sy.no_ticket", "no ticket of that kind left", figure=intent.figure, ticket=intent.ticket)
     _check_destination(state, state.positions[i], intent.ticket, intent.station)
-    event = FigureMoved(intent.figure, intent.ticket, intent.station)
+    event = FigureMoved(intent.figure, intent.ticket, intent.station, by_table=yard)
     if intent.station == state.x_station:
         return (event, GameEnded("captured", intent.figure, intent.station))
     after = apply(state, event)
@@ -400,8 +478,9 @@ class ScotlandYardRules(Rules[SYState]):
         return setup(config)
 
     def seats(self, state: SYState) -> tuple[str, ...]:
-        # Mister X played by the table has no seat: no phone link, nobody can open his view.
-        return state.seats[1:] if state.x_ai else state.seats
+        # A seat the table plays (Mister X, or detectives) has no phone link: nobody can open its view.
+        table = state.table_seats()
+        return tuple(s for s in state.seats if s not in table and not (s == MRX and state.x_ai))
 
     def decide(self, state: SYState, intent: Intent, actor: Audience, rng: random.Random) -> tuple[Event, ...]:
         return decide(state, intent, actor, rng)

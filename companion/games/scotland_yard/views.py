@@ -57,7 +57,12 @@ def acting(state: SYState) -> tuple[str, ...]:
         return (MRX,) if state.x_ai is None and not (state.phase == "start" and state.x_station) else ()
     if state.phase != "detectives":
         return ()
-    waiting: set[JSON] = {f for i, f in enumerate(state.figures) if not state.moved[i] and moves.can_move(state, i)}
+    # The table's own figures wait for nobody's phone: it moves them (see ``instruction``).
+    waiting: set[JSON] = {
+        f
+        for i, f in enumerate(state.figures)
+        if not state.moved[i] and not state.table_plays(i) and moves.can_move(state, i)
+    }
     return tuple(seat for seat in state.seats[1:] if waiting.intersection(_controls(state, seat)))
 
 
@@ -74,6 +79,7 @@ def public(state: SYState) -> JSONObject:
             "station": state.positions[i] or None,
             "moved": state.moved[i],
             "can_move": playing and not state.moved[i] and moves.can_move(state, i),
+            "table": state.table_plays(i),  # the table plays it: its moves come as instructions
         }
         for i, figure in enumerate(state.figures)
     ]
@@ -133,7 +139,19 @@ def public(state: SYState) -> JSONObject:
         "tracker": tracker,
         "options": {"tracker": state.tracker_on, "bobbies_keep_game_alive": state.bobbies_keep_game_alive},
         "end": end,
+        "table_detectives": state.d_ai,  # the level of the table's detectives, else None
+        "instruction": _instruction(state),
     }
+
+
+def _instruction(state: SYState) -> JSON:
+    """The table's last move for one of its figures, until the pawn is confirmed (public: every
+    screen shows it, so whoever stands nearest moves the pawn)."""
+    move = state.instruction
+    if move is None:
+        return None
+    i = state.figures.index(move.figure)
+    return {"figure": move.figure, "bobby": state.is_bobby(i), "ticket": move.ticket, "station": move.station}
 
 
 def last_reveal(state: SYState) -> JSON:
@@ -176,7 +194,7 @@ def view(state: SYState, audience: Audience) -> JSONObject:
     if audience.is_seat(MRX):
         _human_x(state)
         return Layered(public(state), {"secret": secret(state)})
-    if audience.seat is not None and audience.seat in state.seats:
+    if audience.seat is not None and audience.seat in state.seats and audience.seat not in state.table_seats():
         return Layered(public(state), {"controls": _controls(state, audience.seat)})
     raise Forbidden("sy.unknown_seat", "there is no such seat in this game")
 
@@ -192,7 +210,11 @@ def _all_moves(state: SYState) -> JSONObject:
 
 
 def _figure_moves(state: SYState, figures: list[JSON]) -> JSONObject:
-    return {figure: options for figure, options in _all_moves(state).items() if figure in figures}
+    """Moves offered to a screen: never a figure the table plays (it moves them itself)."""
+    theirs = {f for i, f in enumerate(state.figures) if state.table_plays(i)}
+    return {
+        figure: options for figure, options in _all_moves(state).items() if figure in figures and figure not in theirs
+    }
 
 
 def legal(state: SYState, actor: Audience) -> JSON:
@@ -210,8 +232,12 @@ def legal(state: SYState, actor: Audience) -> JSON:
                 out["figures"] = [f for f in state.figures]
                 out["d_cards"] = _ints(D_CARDS)
         elif phase == "detectives":
-            out["moves"] = _figure_moves(state, list(state.figures))
-            intents.append("sy.move")
+            mine = _figure_moves(state, list(state.figures))
+            if mine or not state.by_table:
+                out["moves"] = mine
+                intents.append("sy.move")
+        if state.instruction is not None:
+            intents.append("sy.confirm")
         intents += ["sy.set_tracker", "sy.end_game"]
     elif actor.is_seat(MRX):
         _human_x(state)
@@ -231,12 +257,16 @@ def legal(state: SYState, actor: Audience) -> JSON:
             intents.append("sy.x_move")
             if doubles:
                 intents.append("sy.x_double")
-    elif actor.seat is not None and actor.seat in state.seats:
+        if state.instruction is not None:
+            intents.append("sy.confirm")  # a lone Mister X confirms the table's detectives' pawns
+    elif actor.seat is not None and actor.seat in state.seats and actor.seat not in state.table_seats():
         if actor.seat in acting(state):
             mine = _figure_moves(state, _controls(state, actor.seat))
             if mine:
                 out["moves"] = mine
                 intents.append("sy.move")
+        if state.instruction is not None:
+            intents.append("sy.confirm")
     else:
         raise Forbidden("sy.unknown_seat", "there is no such seat in this game")
     out["intents"] = intents

@@ -462,3 +462,24 @@ def test_the_host_page_speaks_the_table_language_from_its_first_picture(tmp_path
             assert heading == r.table.current.header.title and heading.startswith("Scotland Yard "), heading
 
     asyncio.run(scenario())
+
+
+@pytest.mark.slow
+def test_a_language_switched_on_the_host_page_reaches_its_status_and_notice(tmp_path: Path) -> None:
+    """Switched to German on the host page itself: the whole page, its status pill and its own
+    notice ("Erledigt.") are German — they kept the old language before (issue 42, item 12)."""
+
+    async def scenario() -> None:
+        async with host_rig(tmp_path) as r, chromium() as browser:
+            host = await open_host(r, browser, PHONE)
+            assert await host.inner_text("#status") == text("phone.connected", {}, "en", ("companion.net",))
+            await host.click("[data-tab=settings]")
+            await host.select_option("[data-setting=language]", "de")
+            await host.wait_for_function("() => HOST.state && HOST.state.lang === 'de'", timeout=WAIT)
+            german = ("companion.net",)
+            await notice(host, text("host.done", {}, "de", german))
+            assert await host.inner_text("#status") == text("phone.connected", {}, "de", german)
+            assert await host.inner_text("#notice") == text("host.done", {}, "de", german)
+            await shot(host, "settings-de-after-switch")
+
+    asyncio.run(scenario())

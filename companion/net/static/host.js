@@ -65,13 +65,29 @@ async function loadTexts(lang) {
 }
 
 let noticeTimer = null;
+let noticeWords = null;  // the page's own notice as a text of the catalogue, to say it again in another language
 function notice(text, info) {
   const n = document.getElementById("notice");
   clearTimeout(noticeTimer);
+  noticeWords = null;
   n.hidden = !text;
   n.className = info ? "info" : "";
   n.textContent = text || "";
   if (text && info) noticeTimer = setTimeout(() => notice(null), 3000);
+}
+
+function say(code, params, info) {  // a notice in the page's words: said again if the language changes
+  notice(t(code, params), info);
+  noticeWords = { code, params };
+}
+
+/* The language changed: the status pill and a notice of the page's own say it in the new one
+ * (the rest of the page is drawn again). */
+function reword() {
+  const s = document.getElementById("status");
+  if (s.dataset.state) s.textContent = t("phone." + s.dataset.state);
+  const n = document.getElementById("notice");
+  if (noticeWords && !n.hidden) n.textContent = t(noticeWords.code, noticeWords.params);
 }
 
 function setStatus(kind) {
@@ -115,7 +131,7 @@ async function receive(msg) {
     const language = H.state ? H.state.lang : null;
     H.state = msg;
     for (const p of msg.preferences || []) if (p.choices) gameParts(p.game);  // their choices' names, early
-    if (language && language !== msg.lang) await loadTexts(msg.lang);
+    if (language && language !== msg.lang) { await loadTexts(msg.lang); reword(); }
     const current = msg.current;
     if (H.showing && (!current || !current.seats.some((s) => s.seat === H.showing.seat && !s.claimed))) {
       H.showing = null;  // the phone has joined (or the game changed): the code disappears
@@ -140,10 +156,10 @@ function call(op, args) {
 async function act(op, args, done) {
   if (H.busy) return null;
   H.busy = true;
-  notice(t("host.busy"), true);
+  say("host.busy", {}, true);
   try {
     const result = await call(op, args);
-    notice(t("host.done"), true);
+    say("host.done", {}, true);
     if (done) done(result);
     return result;
   } catch (e) {
@@ -415,7 +431,7 @@ async function start() {
   const setup = setupValue(rules);
   if (!setup) return;
   await act("new_game", { rules, setup, title: H.title }, (result) => {
-    notice(t("host.started", { game: setupOf(rules).name }), true);
+    say("host.started", { game: setupOf(rules).name }, true);
     const host = gameParts(rules).host;
     if (host.started) host.started(setup, hostContext(rules));
     H.chosen = null;

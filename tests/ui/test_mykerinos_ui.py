@@ -7,8 +7,10 @@ from __future__ import annotations
 from typing import Any
 
 from driver import AppProcess
+from PIL import Image
 
 SEATS = ("blue", "red", "green")
+DANGER = (0xD9, 0x53, 0x4F)  # ui/theme.py's DANGER: a refusal's box
 
 
 def scores(state: dict[str, Any]) -> dict[str, int]:
@@ -82,6 +84,10 @@ def test_mykerinos_survey(app: AppProcess) -> None:
     app.tap("myk.parcel.ok")
     state = app.wait(lambda s: s["toast"] != "", what="the refusal")
     assert "patron" in state["toast"] and state["seq"] == seq and state["dialog"]
+    # the refusal is drawn over the dialog's dim layer: its red box as bright as on a bare screen
+    shot = Image.open(app.screenshot("myk_parcel_dialog_refused")).convert("RGB")
+    corner = shot.getpixel((26, shot.height - 22))  # inside the toast's box, left of its words
+    assert all(abs(a - b) <= 16 for a, b in zip(corner, DANGER, strict=True)), corner
     app.tap("myk.parcel.patron.lady_violet")
     app.tap("myk.parcel.points.3")
     app.screenshot("myk_parcel_dialog")

@@ -13,6 +13,7 @@ from typing import Any
 
 from kivy.animation import Animation
 from kivy.clock import Clock
+from kivy.core.window import Window
 from kivy.graphics import Color, RoundedRectangle
 from kivy.metrics import dp
 from kivy.properties import StringProperty
@@ -100,6 +101,7 @@ class Toast(Label):
         self._rect.size = self.size
 
     def show(self, message: str, kind: str = "error", seconds: float = 5.0) -> None:
+        self.over_dialogs()
         parent = self.parent
         width = (parent.width if parent else dp(800)) - dp(40)
         self.text_size = (width - dp(24), None)
@@ -108,13 +110,23 @@ class Toast(Label):
         self.texture_update()
         self.size = (width, max(theme.TOUCH, self.texture_size[1] + dp(20)))
         if parent is not None:
-            self.pos = (parent.x + dp(20), parent.y + dp(16))
+            self.pos = (dp(20), dp(16)) if parent is Window else (parent.x + dp(20), parent.y + dp(16))
         self._colour.rgba = {"error": theme.DANGER, "info": theme.ACCENT, "good": theme.GOOD}.get(kind, theme.ACCENT)
         Animation.cancel_all(self)
         self.opacity = 1
         if self._hide is not None:
             self._hide.cancel()
         self._hide = Clock.schedule_once(lambda *_: self.hide(), seconds)
+
+    def over_dialogs(self) -> None:
+        """Drawn over whatever the window shows now: a refusal inside an open dialog is read above
+        the dialog's dim layer, not under it (the window draws its last child last)."""
+        parent = self.parent
+        top = Window.children[0] if Window.children else None
+        if parent is None or not isinstance(top, ModalView):
+            return  # already drawn last, or no dialog over the screen
+        parent.remove_widget(self)
+        Window.add_widget(self)
 
     def hide(self) -> None:
         self.text = ""

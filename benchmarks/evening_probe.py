@@ -41,7 +41,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from ui_probe import CONFIG, Probe
+from ui_probe import CONFIG, KINDS, Probe
 
 FRAME = 1 / 60  # Kivy's frame time (maxfps 60): a tick later than this is a pause
 KEEP = 0.034  # pauses shorter than two frames are only counted
@@ -354,3 +354,6 @@ class Evening(Probe):
             }
         )
         del objects
+
+
+KINDS["evening"] = Evening  # touchscreen.run_app imports this module for an evening; ui_probe asks KINDS

@@ -75,7 +75,8 @@ def run_app(
         COMPANION_BENCH_PROBE=str(folder / "probe.json"),
         PYTHONPATH=os.pathsep.join([str(code), str(code / "tests"), str(HERE)]),
     )
-    command = [sys.executable, "-c", "import sys, ui_probe; from companion.cli import main; sys.exit(main(['run']))"]
+    module = "evening_probe" if probe.get("mode") == "evening" else "ui_probe"  # each sets up the probe it is
+    command = [sys.executable, "-c", f"import sys, {module}; from companion.cli import main; sys.exit(main(['run']))"]
     preexec = None
     if cgroup is not None:
         import pispeed

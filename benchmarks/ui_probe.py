@@ -1,6 +1,7 @@
 """Inside the touchscreen app's own process, for the touchscreen benchmarks (``touchscreen.py``).
 
-Imported before the app runs (``python -c "import ui_probe; ..."``) with ``COMPANION_BENCH_PROBE``
+Imported before the app runs (``python -c "import ui_probe; ..."``, or through ``evening_probe.py``, which adds its
+``"evening"`` mode to ``KINDS``) with ``COMPANION_BENCH_PROBE``
 naming a JSON file of what to do. Once the app's first frame is on the screen, it plays on the
 app's own loop, through the app's real table:
 
@@ -50,16 +51,13 @@ SKIP = re.compile(
 def _after_first_frame(app: Any, work: Any) -> None:
     if not _started:
         _started.append(app)
-        kind: Any = Probe
-        if CONFIG.get("mode") == "evening":  # a whole evening, every pause of the loop (evening_probe.py)
-            from evening_probe import Evening
-
-            kind = Evening
+        kind: Any = KINDS.get(str(CONFIG.get("mode")), Probe)  # evening_probe.py adds its "evening"
         _original_after_first_frame(app, lambda: asyncio.get_running_loop().create_task(kind(app).run()))
     _original_after_first_frame(app, work)
 
 
 ui_app.after_first_frame = _after_first_frame
+KINDS: dict[str, Any] = {}  # a probe by its mode, for modes a module beside this one measures
 
 
 class Probe:

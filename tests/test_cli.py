@@ -236,7 +236,8 @@ def test_mistakes_get_a_did_you_mean_on_stderr(tmp_path: Path) -> None:
     assert "There is no command shwo — did you mean show?" in refused("shwo", "--as", "table")
     err = refused("new", "scotlandyard")
     assert "did you mean scotland_yard?" in err and "scotland_yard, victorian_masterminds, mykerinos" in err
-    assert "did you mean detectives?" in refused("new", "scotland_yard", "detective=Dora")
+    err = refused("new", "scotland_yard", "detective=Dora")
+    assert "did you mean detectives, detectives_ai, table_detectives?" in err
     subprocess.run(
         [*COMPANION, "new", "scotland_yard", "detectives=Dora,Emil"], env=env, check=True, capture_output=True
     )

@@ -395,6 +395,72 @@ def test_mister_x_played_by_the_table_set_up_on_the_host_page(tmp_path: Path) ->
 
 
 @pytest.mark.slow
+def test_the_tables_detectives_set_up_on_the_host_page_move_and_wait_for_their_pawn(tmp_path: Path) -> None:
+    """Issue 43 from the host's side: "Who plays the detectives: the table (normal)", then which seats
+    it plays (all of them to start with; the host gives detective 1 back to a person). The game
+    starts with detectives_ai and table_detectives; the host page offers no code for the table's
+    seats. The app's real table player moves the table's figures one at a time: each move waits as
+    an instruction until a phone taps Done — then the table makes its next one."""
+
+    async def scenario() -> None:
+        async with host_rig(tmp_path) as r, chromium() as browser:
+            player = TablePlayer(r.table, thinking=0.05, cpu_budget=None)
+            player.start()
+            try:
+                host = await open_host(r, browser, PHONE)
+                await host.click("[data-tab=new]")
+                await host.click("[data-choose=scotland_yard]")
+                assert await host.locator("[data-table-plays]").count() == 0  # players, by default
+                await host.click("[data-detectives=normal]")
+                await host.wait_for_selector("[data-detectives=normal].sel", timeout=WAIT)
+                await host.click("[data-add=detectives]")
+                await host.fill("[data-name='0']", "Dora")
+                await host.fill("[data-input=mister_x]", "Xavier")
+                await host.click("[data-table-plays=d1]")  # Dora plays detective 1 herself
+                await host.wait_for_selector("[data-table-plays=d1]:not(.sel)", timeout=WAIT)
+                labels = await host.locator("[data-table-plays]").all_inner_texts()
+                assert labels == ["Dora", "Detective 2", "Detective 3", "Bobbies"], labels
+                await shot(host, "new-scotland-yard-table-detectives")
+                await host.click("[data-start]")
+                await host.wait_for_selector("[data-screen=game] [data-seat=d1]", timeout=WAIT)
+                assert r.table.current is not None
+                config = r.table.current.header.config
+                assert config["detectives_ai"] == "normal" and config["table_detectives"] == ["d2", "d3", "bobbies"]
+                assert config["detectives"] == ["Dora", "", ""] and config["mister_x"] == "Xavier"
+                assert await host.locator("[data-seat=d2], [data-seat=d3]").count() == 0  # the table's: no code
+
+                gid = r.table.current.header.id
+                game = r.table.game
+                assert game is not None
+                dora = await (await browser.new_context(viewport=PHONE)).new_page()
+                await dora.goto(f"{r.base}/s/{r.tokens(['d1'])['d1']}")
+                await phone_ready(dora, "d1")
+                figures = tuple(zip(game.state.figures, (13, 26, 29, 34, 50), strict=False))
+                await r.table.submit(PlaceDetectives(figures), TABLE, r.table.seq, game_id=gid)
+                await r.table.submit(PlaceX(51), Audience.of_seat("mrx"), r.table.seq, game_id=gid)
+                await r.table.submit(XMove("taxi", 67), Audience.of_seat("mrx"), r.table.seq, game_id=gid)
+                moved: list[str] = []
+                for _ in range(2):  # two of the table's moves, each waiting for its pawn
+                    box = await dora.wait_for_selector("[data-instruction] [data-action=table-done]", timeout=WAIT)
+                    assert game.state.instruction is not None
+                    await player.idle()
+                    figure = game.state.instruction.figure
+                    assert figure not in moved and figure != "D1"  # never Dora's detective
+                    assert game.state.instruction is not None  # the table waits: no second move meanwhile
+                    if not moved:
+                        await phone_shot(dora, "detective-table-instruction")
+                    moved.append(figure)
+                    seq = r.table.seq
+                    await box.click()
+                    await dora.wait_for_function("(s) => C.state && C.state.seq > s", arg=seq, timeout=WAIT)
+                assert len(moved) == 2
+            finally:
+                await player.stop()
+
+    asyncio.run(scenario())
+
+
+@pytest.mark.slow
 @pytest.mark.parametrize("lang", ["fr", "es"])
 def test_the_host_page_speaks_the_table_language_from_its_first_picture(tmp_path: Path, lang: str) -> None:
     """A French (Spanish) table's host page is French from its first picture, not English until the

@@ -13,7 +13,9 @@ from harness import rig
 from playwright.async_api import Page
 
 from companion.core import TABLE, Audience
-from companion.games.scotland_yard.model import DrawStart, Move, PlaceDetectives, PlaceX, XMove
+from companion.games.scotland_yard import moves
+from companion.games.scotland_yard.model import DrawStart, Move, PlaceDetectives, PlaceX, SYState, XMove
+from companion.games.scotland_yard.views import legal
 
 CONFIG = {"mister_x": "Xavier", "detectives": ["Dora"]}  # two players: d1 runs D1, D2 and both bobbies
 
@@ -134,3 +136,71 @@ def test_a_detective_phone_open_at_the_end_says_where_mister_x_was(tmp_path: Pat
             await d_page.screenshot(path=str(SHOTS / "phone-sy-detective-end.png"), full_page=True)
 
     asyncio.run(scenario())
+
+
+YARD_CONFIG = {  # a lone Mister X and one detective player; the table plays the rest
+    "mister_x": "Xavier",
+    "detectives": ["Dora", "", ""],
+    "detectives_ai": "normal",
+    "table_detectives": ["d2", "d3", "bobbies"],
+}
+
+
+@pytest.mark.slow
+def test_the_tables_detectives_move_on_every_phone_and_a_phone_confirms_the_pawn(tmp_path: Path) -> None:
+    """Issue 43: the table's detectives' moves are instructions ("Move detective 2 by Taxi to 94")
+    that every phone shows; a player moves the pawn and taps Done on any phone — detective 1's or
+    Mister X's (a lone Mister X has nobody else). Rulebook: "anschließend in beliebiger Reihenfolge
+    alle Detektive und Bobbies" — the table's figures move among the players' in any order."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+
+    async def scenario() -> None:
+        async with rig(tmp_path, "scotland_yard", YARD_CONFIG) as r, chromium() as browser:
+            game = r.table.game
+            assert game is not None
+            gid = r.table.current.header.id
+            await r.table.submit(DrawStart(), TABLE, game.seq, game_id=gid)
+            await r.table.submit(XMove(*first_x_move(game.state)), Audience.of_seat("mrx"), game.seq, game_id=gid)
+            tokens = r.tokens(["mrx", "d1"])
+            pages = {}
+            for seat in ("mrx", "d1"):
+                pages[seat] = await (await browser.new_context(viewport=PHONE)).new_page()
+                await pages[seat].goto(f"{r.base}/s/{tokens[seat]}")
+                await pages[seat].wait_for_selector("#status.connected", timeout=30_000)
+            yard = Audience.of_seat("yard")  # as the app's table player submits its detectives' moves
+            for figure, confirmer in (("D2", "d1"), ("B1", "mrx")):
+                state = game.state
+                assert figure not in legal(state, TABLE).get("moves", {})  # the table's figures: never offered
+                line, station = table_move(state, state.figures.index(figure))
+                await r.table.submit(Move(figure, line, station), yard, game.seq, game_id=gid)
+                kind = "bobby" if figure == "B1" else "detective"
+                words = f"Move {kind} {figure[1:]} by {line.capitalize()} to {station}"
+                for seat, page in pages.items():
+                    box = await page.wait_for_selector(f"[data-instruction={figure}]", timeout=30_000)
+                    said = await box.inner_text()
+                    assert "The table says:" in said and words in said, (seat, said)
+                    assert await page.query_selector(f"[data-instruction={figure}] [data-action=table-done]")
+                await pages[confirmer].screenshot(path=str(SHOTS / f"phone-sy-yard-{confirmer}.png"), full_page=True)
+                seq = game.seq
+                await pages[confirmer].click("[data-action=table-done]")
+                await pages[confirmer].wait_for_function("(s) => C.state && C.state.seq > s", arg=seq, timeout=30_000)
+                assert game.state.instruction is None  # confirmed: the table may move again
+                for page in pages.values():
+                    await page.wait_for_selector(f"[data-instruction={figure}]", state="detached", timeout=30_000)
+
+    asyncio.run(scenario())
+
+
+def first_x_move(state: SYState) -> tuple[str, int]:
+    """His first single move in ``legal`` order (any legal move does here)."""
+    single = legal(state, Audience.of_seat("mrx"))["x"]["single"]
+    ticket = sorted(single)[0]
+    return ticket, single[ticket][0]
+
+
+def table_move(state: SYState, i: int) -> tuple[str, int]:
+    """A legal move for the table's figure ``i`` (what its AI chose does not matter to the phones):
+    a bobby by bus where it can, to show "by Bus" in the words."""
+    options = moves.figure_options(state, i)
+    line = "bus" if "bus" in options else sorted(options)[0]
+    return line, sorted(options[line])[0]

@@ -1,5 +1,5 @@
 """Every announcement the games make, gathered from real play: seeded random games of each boxed
-game (Scotland Yard also with Mister X played by the table), each action's public table views before
+game (Scotland Yard also with Mister X, or the detectives, played by the table), each action's public table views before
 and after it given to the game's ``announcements``. A few endings random play seldom reaches are
 made from a real view with one public field changed (the way the game itself would show them).
 Shared by the words test (tests/games/test_speech_words.py) and the voice test
@@ -20,6 +20,7 @@ from companion.core.events import Undone
 from companion.core.jsonvalue import JSON, JSONObject
 from companion.core.summary import Line
 from companion.games import entry, get_rules
+from companion.games.scotland_yard.model import Confirm
 
 TESTS = Path(__file__).resolve().parents[1]
 if str(TESTS) not in sys.path:
@@ -58,8 +59,11 @@ def play(game: str, config: JSONObject, seed: int, table_x: bool = False) -> Ite
         if played.outcome() is not None:
             return
         turn = rules.table_turn(played.state, seed, None) if table_x else None
+        waiting = getattr(played.state, "instruction", None)  # the table's detectives' pawn
         if turn is not None:
             intent, actor = turn.decide(), Audience.of_seat(turn.seat)
+        elif waiting is not None and (played.state.phase != "x" or rng.random() < 0.5):
+            intent, actor = Confirm(waiting.figure), TABLE  # else his move confirms it
         else:
             choice = choose(played, rng)
             if choice is None:
@@ -88,6 +92,8 @@ def samples() -> tuple[Sample, ...]:
             found += play(game, config, seed)
         found += play("scotland_yard", {**DRIVERS["scotland_yard"][1], "mister_x_ai": "normal"}, seed, table_x=True)
         found += play("mykerinos", {"seats": ["white", "red", "green"], "layout": "ring5"}, seed)
+        yard = {"detectives": ["", "", ""], "detectives_ai": "normal"}  # a lone Mister X, the table's detectives
+        found += play("scotland_yard", yard, seed, table_x=True)
     found += play("victorian_masterminds", DRIVERS["victorian_masterminds"][1], 28)  # a Gunner finds nothing left
     # Endings random play seldom reaches: the last view of a finished game, its end told otherwise.
     sy = get_rules("scotland_yard")

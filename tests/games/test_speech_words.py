@@ -93,6 +93,27 @@ def test_the_tables_mister_x_says_his_ticket_and_a_players_mister_x_says_nothing
     assert "Mister X fährt mit dem Bus." in words
 
 
+def test_the_tables_detectives_say_each_move_for_the_pawn_and_nothing_else_of_theirs() -> None:
+    """The table plays detectives (issue 43): nobody decides their moves at the table, so each one is
+    said as the instruction every screen shows ("Move detective 2 by taxi to station 94"), once, when
+    it is made; the players' own moves and a confirmed pawn say nothing."""
+    said = 0
+    for before, after, lines in of("scotland_yard"):
+        told = named(lines, "sy.say.instruction.detective") + named(lines, "sy.say.instruction.bobby")
+        new = after.get("instruction")
+        if not isinstance(new, dict) or new == before.get("instruction"):
+            assert told == []
+            continue
+        (item,) = told
+        n, station = str(new["figure"])[1:], new["station"]
+        by = {"taxi": "by taxi", "bus": "by bus", "underground": "by underground"}[str(new["ticket"])]
+        kind = "bobby" if new["bobby"] else "detective"
+        assert line(item, "en") == f"Move {kind} {n} {by} to station {station}."
+        assert line(item, "de").startswith(("Detektiv", "Bobby")) and str(station) in line(item, "de")
+        said += 1
+    assert said >= 20  # three seeded games of the table's detectives (27 moves: they catch him early)
+
+
 def test_the_capture_names_the_captor_and_the_station_and_the_end_names_the_winner() -> None:
     """ "Zieht ein Detektiv oder Bobby auf den Ort, auf dem sich Mister X befindet, hat Mister X ebenfalls
     verloren." """
@@ -109,8 +130,10 @@ def test_the_capture_names_the_captor_and_the_station_and_the_end_names_the_winn
             figure = str(end["figure"])
             seat = next(s for s in after["seats"] if figure in s.get("figures", []))  # type: ignore[union-attr]
             said = line(caught, "en")
-            if figure.startswith("D"):  # the detective's player, by the name typed at setup
-                assert seat["name"] and said.startswith(f"{seat['name']} catches Mister X"), said
+            if figure.startswith("D") and seat["name"]:  # the detective's player, by the name typed at setup
+                assert said.startswith(f"{seat['name']} catches Mister X"), said
+            elif figure.startswith("D"):  # a seat nobody named (the table's): its figure
+                assert said.startswith(f"Detective {figure[1:]} catches Mister X"), said
             else:  # a bobby is moved by all the detectives
                 assert said.startswith(f"Bobby {figure[1:]} catches"), said
         winner = {"mrx": "sy.say.winner.mrx", "detectives": "sy.say.winner.detectives"}.get(str(end["winner"]))

@@ -27,8 +27,7 @@ from pathlib import Path
 
 import pytest
 from driver import AppProcess
-from PIL import Image
-from pyzbar.pyzbar import decode
+from looking import decode_qr
 
 from companion.app.chance import TEST_SEED_ENV
 
@@ -59,12 +58,6 @@ def new_game(app: AppProcess) -> None:
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=60,
     )  # fmt: skip
     assert made.returncode == 0, made.stderr
-
-
-def decode_qr(path: Path) -> str:
-    found = decode(Image.open(path))
-    assert len(found) == 1, f"expected one QR code on {path.name}, found {len(found)}"
-    return str(found[0].data.decode())
 
 
 def test_the_phones_address_appears_when_the_network_comes_up_after_the_app(display: str, tmp_path: Path) -> None:

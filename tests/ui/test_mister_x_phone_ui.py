@@ -6,14 +6,9 @@ when it goes away, the screen says so again."""
 from __future__ import annotations
 
 from driver import AppProcess
+from looking import ui_text
 from phones import SyncPhone
 from test_scotland_yard_ui import decode_qr
-
-from companion.app.i18n import text
-
-
-def ui_text(code: str) -> str:
-    return text(code, None, "en", ("ui",))
 
 
 def test_mister_x_without_a_phone_is_named_and_his_code_is_one_tap_away(app: AppProcess) -> None:

@@ -5,24 +5,16 @@ mid-game (SIGKILL) and resumes on the same screen with the same state; capture a
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 from driver import AppProcess
+from looking import decode_qr
 from phones import SyncPhone
-from PIL import Image
-from pyzbar.pyzbar import decode
 
 from companion.app.i18n import text
 from companion.games.scotland_yard.board import LAND, base_board
 
 BOARD = base_board()
-
-
-def decode_qr(path: Path) -> str:
-    found = decode(Image.open(path))
-    assert len(found) == 1, f"expected one QR code on {path.name}, found {len(found)}"
-    return str(found[0].data.decode())
 
 
 def threatened(station: int, figures: list[dict[str, Any]]) -> bool:

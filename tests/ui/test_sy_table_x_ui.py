@@ -20,9 +20,8 @@ from pathlib import Path
 from typing import Any
 
 from driver import AppProcess
+from looking import scan_seat, ui_text
 from phones import SyncPhone
-from PIL import Image
-from pyzbar.pyzbar import decode
 from spoken import expected_speech, states_of
 
 from companion.app.i18n import text
@@ -39,16 +38,6 @@ LEVEL = "hard"
 FIRST_RUN = "ai_thinking = 30\nai_cpu_budget = 60\n"
 THEN = "ai_thinking = 0.05\nai_cpu_budget = 60\n"
 DIST = maps(base_board()).dist
-
-
-def ui_text(code: str, **params: Any) -> str:
-    return text(code, params, "en", ("ui",))
-
-
-def decode_qr(path: Path) -> str:
-    found = decode(Image.open(path))
-    assert len(found) == 1, f"expected one QR code on {path.name}, found {len(found)}"
-    return str(found[0].data.decode())
 
 
 def saved_state(app: AppProcess) -> tuple[SYState, int]:
@@ -142,12 +131,7 @@ def test_a_whole_game_against_mister_x_played_by_the_table(display: str, tmp_pat
         assert not any(t.endswith(".mrx") for t in seats["tids"]), sorted(seats["tids"])
         urls = {}
         for seat in ("d1", "d2"):
-            app.tap(f"seats.show.{seat}")
-            app.wait(lambda s: "seats.qr" in s["tids"], what=f"{seat}'s QR code")
-            urls[seat] = decode_qr(app.screenshot(f"sy_table_x_qr_{seat}"))
-            phones[seat] = SyncPhone(urls[seat])
-            assert phones[seat].connect()["type"] == "welcome"
-            app.wait(lambda s: "seats.qr" not in s["tids"], what="the code gone once claimed")
+            urls[seat], phones[seat] = scan_seat(app, seat, f"sy_table_x_qr_{seat}")
         app.tap("seats.back")
         app.wait_screen("game")
 

@@ -4,6 +4,8 @@
   ("Mister X travels by bus"; a double move names both tickets). A human Mister X moves on his own
   phone and says nothing.
 - A reveal: the station the travel log's reveal field shows ("Mister X shows himself at station 54").
+- The table's detectives move: the instruction every screen shows, for a player to carry out on the
+  board ("Move detective 2 by taxi to station 94").
 - The end: the capture (who caught him, where), his escape, or how else it ended, and who won.
 
 Nothing here reads a state: a station is spoken only where the public view shows it (a reveal
@@ -46,6 +48,16 @@ def announcements(before: JSONObject, after: JSONObject) -> tuple[Line, ...]:
     for field in added:
         if field.get("reveal") and isinstance(field.get("station"), int):
             lines.append(Line("sy.say.reveal", {"station": num(field.get("station"))}))
+    instruction = obj(after.get("instruction"))
+    if instruction and instruction != obj(before.get("instruction")):
+        figure = txt(instruction.get("figure"))
+        kind = "bobby" if instruction.get("bobby") else "detective"
+        params: JSONObject = {
+            "n": figure[1:],
+            "by": _by(instruction.get("ticket")),
+            "station": num(instruction.get("station")),
+        }
+        lines.append(Line(f"sy.say.instruction.{kind}", params))
     end = obj(after.get("end"))
     if end and not before.get("end"):
         reason = txt(end.get("reason"))

@@ -48,6 +48,9 @@ def heading(tv: Screen, phase: str) -> list[Part]:
     """What the table waits for: Mister X (played by the table, on his phone, or without one
     yet), or the detectives."""
     mrx = txt(tv.facts.get("mister_x"))  # Mister X's seat
+    instruction = tv.instruction()
+    if instruction and "sy.confirm" in tv.intents():  # the table's pawn waits for the players' hands
+        return [Part("instruction", instruction_box, tv, tv.instruction_words(instruction), txt(instruction["figure"]))]
     if phase == "x" and tv.table_plays_x():
         # No phone: the table decides his move in secret, then it appears in the travel log.
         level = tv.t(f"sy.ai.{txt(obj(tv.view.get('mrx')).get('ai'))}")
@@ -57,9 +60,34 @@ def heading(tv: Screen, phase: str) -> list[Part]:
     if phase == "x":
         return [Part("waiting", banner, tv.t("ui.sy.waiting_x"), "sy.waiting", None)]
     if phase == "detectives":
-        hint = tv.t("ui.sy.pick_figure") if tv.moves() else tv.t("ui.sy.no_moves")
-        return [Part("hint", hint_line, hint)]
+        parts = []
+        if tv.table_moving():  # the table decides its detectives' next move (then says it)
+            words = tv.t("ui.sy.table_moving", level=tv.table_level())
+            parts.append(Part("moving", banner, words, "sy.table_moving", theme.ACCENT))
+        if tv.moves() or not parts:
+            hint = tv.t("ui.sy.pick_figure") if tv.moves() else tv.t("ui.sy.no_moves")
+            parts.append(Part("hint", hint_line, hint))
+        return parts
     return []
+
+
+def instruction_box(tv: Screen, words: str, figure: str) -> Widget:
+    """The table's move, for a player to carry out on the board, and Done once the pawn stands
+    there (anyone's next move confirms it too)."""
+    return Panel(
+        vbox(
+            Lbl(tv.t("ui.sy.table_says", level=tv.table_level()), colour=theme.MUTED, one_line=True),
+            Lbl(words, size=theme.FONT_BIG, bold=True, wrap=True, tid="sy.instruction"),
+            spacing=dp(2),
+        ),
+        Btn(tv.t("ui.sy.confirm"), partial(tv.confirm, figure), tid="sy.confirm", colour=theme.GOOD, width=dp(130)),
+        orientation="horizontal",
+        colour=theme.PANEL_HI,
+        border=theme.ACCENT,
+        size_hint_y=None,
+        height=dp(96),
+        spacing=dp(8),
+    )
 
 
 def banner(words: str, tid: str, border: theme.RGBA | None) -> Widget:
@@ -116,7 +144,14 @@ def figure_part(tv: Screen, figure: JSONObject, tickets: JSONObject | None, mova
         detail = "  ".join(f"{tv.t(f'ui.sy.short.{line}')} {num(tickets.get(line))}" for line in lines)
     where = tv.t("ui.sy.at", station=station) if isinstance(station, int) else tv.t("ui.sy.not_placed")
     moved = bool(figure.get("moved"))
-    note = "" if movable else tv.t("ui.sy.moved") if moved else ("" if phase == "x" else tv.t("ui.sy.cannot_move"))
+    if movable:
+        note = ""
+    elif moved:
+        note = tv.t("ui.sy.moved")
+    elif figure.get("table") and phase != "x":  # the table moves it, and says how
+        note = tv.t("ui.sy.table_figure")
+    else:
+        note = "" if phase == "x" else tv.t("ui.sy.cannot_move")
     return Part(
         f"figure.{name}",
         row_box,

@@ -67,6 +67,32 @@ class Screen(base.TableView):
         """Mister X played by the table (the setup's level, in the public view)."""
         return bool(obj((self.view if view is None else view).get("mrx")).get("ai"))
 
+    def table_level(self) -> str:
+        """The level of the table's detectives, in words ("" when players move every figure)."""
+        level = txt(self.view.get("table_detectives"))
+        return self.t(f"sy.ai.{level}") if level else ""
+
+    def instruction(self) -> JSONObject:
+        """The table's last move for one of its figures, until its pawn is confirmed ({} if none)."""
+        return obj(self.view.get("instruction"))
+
+    def instruction_words(self, instruction: JSONObject) -> str:
+        """ "Move detective 2 by Taxi to 94": what the players do with the table's pawn."""
+        figure, ticket = txt(instruction.get("figure")), txt(instruction.get("ticket"))
+        kind = "bobby" if instruction.get("bobby") else "detective"
+        by = self.t(f"sy.by.{ticket}")
+        return self.t(f"sy.instruction.{kind}", n=figure[1:], by=by, station=num(instruction.get("station")))
+
+    def table_moving(self) -> bool:
+        """The table still has figures to move this round (and no pawn waits for the players)."""
+        return txt(self.view.get("phase")) == "detectives" and any(
+            obj(f).get("table") and obj(f).get("can_move") for f in seq_of(self.view.get("figures"))
+        )
+
+    def confirm(self, figure: str) -> None:
+        """The players moved the table's pawn (the Done button)."""
+        self.send({"kind": "sy.confirm", "figure": figure})
+
     def status(self, msg: JSONObject) -> str:
         v = obj(msg.get("view"))
         phase = txt(v.get("phase"))

@@ -44,6 +44,8 @@ class SetupForm(base.SetupForm):
         self.names = ["", "", "", "", ""]  # the detective players' names (optional)
         self.x_name = ""  # Mister X's player's name (optional)
         self.mister_x = PLAYER  # or the level of the table playing him
+        self.d_ai = PLAYER  # or the level of the table playing detective seats and the bobbies
+        self.people = 0  # with d_ai: how many detective seats people play (the first ones)
         self.tracker = bool(app.ctl.pref(PREF_TRACKER, False))
         self.bobbies = bool(app.ctl.pref(PREF_BOBBIES, False))
         super().__init__(app, **kwargs)
@@ -57,6 +59,9 @@ class SetupForm(base.SetupForm):
 
     def build(self) -> None:
         table = self.mister_x != PLAYER
+        if table:
+            self.d_ai = PLAYER  # the table never plays both sides
+        self.people = min(self.people, self.detectives - 1)
         levels = [
             (level, self.t("ui.sy.setup.x_table", level=self.t(f"sy.ai.{level}")))
             for level in strs(self.facts.get("ai_levels"))
@@ -74,18 +79,47 @@ class SetupForm(base.SetupForm):
                 self.t("ui.sy.setup.x_table_note") if table else self.t("ui.sy.setup.x_player_note"),
             )
         )
+        yard = self.d_ai != PLAYER
+        if not table:
+            self.add_widget(
+                self.row(
+                    self.t("ui.sy.setup.d_by"),
+                    Choice(
+                        [(PLAYER, self.t("ui.sy.setup.d_players")), *levels],
+                        self.d_ai,
+                        self._set("d_ai"),
+                        tid="setup.sy.detectives_ai",
+                        cols=2,
+                    ),
+                    self.t("ui.sy.setup.d_table_note") if yard else self.t("ui.sy.setup.d_players_note"),
+                )
+            )
+        note = "detectives_note_table" if table else "d_seats_note" if yard else "detectives_note"
         self.add_widget(
             self.row(
-                self.t("ui.sy.setup.detectives"),
+                self.t("ui.sy.setup.d_seats") if yard else self.t("ui.sy.setup.detectives"),
                 Choice(
                     [(n, str(n)) for n in range(1, 6)],
                     self.detectives,
                     self._set("detectives"),
                     tid="setup.sy.detectives",
                 ),
-                self.t("ui.sy.setup.detectives_note_table") if table else self.t("ui.sy.setup.detectives_note"),
+                self.t(f"ui.sy.setup.{note}"),
             )
         )
+        if yard:
+            self.add_widget(
+                self.row(
+                    self.t("ui.sy.setup.d_people"),
+                    Choice(
+                        [(n, str(n)) for n in range(self.detectives)],
+                        self.people,
+                        self._set("people"),
+                        tid="setup.sy.people",
+                    ),
+                    self.t("ui.sy.setup.d_people_note"),
+                )
+            )
         self.add_widget(self.names_row(table))
         on_off = [(False, self.t("ui.off")), (True, self.t("ui.on"))]
         self.add_widget(
@@ -102,7 +136,8 @@ class SetupForm(base.SetupForm):
                 self.t("ui.settings.sy.bobbies_note"),
             )
         )
-        phones = self.t("ui.sy.setup.phones_table") if table else self.t("ui.sy.setup.phones")
+        phones = "phones_table" if table else "phones_yard" if yard else "phones"
+        phones = self.t(f"ui.sy.setup.{phones}")
         self.add_widget(Lbl(phones, colour=theme.MUTED, wrap=True, tid="setup.sy.phones"))
 
     def names_row(self, table: bool) -> Widget:
@@ -115,7 +150,7 @@ class SetupForm(base.SetupForm):
 
             hint = self.t("ui.sy.setup.x_name")
             fields.add_widget(NameInput(self.x_name, x_named, hint=hint, tid="setup.sy.name.mrx"))
-        for i in range(self.detectives):
+        for i in range(self.people if self.d_ai != PLAYER else self.detectives):  # the table's seats have no names
 
             def named(value: str, i: int = i) -> None:
                 self.names[i] = value
@@ -130,10 +165,20 @@ class SetupForm(base.SetupForm):
             self.detectives = len(detectives)
             self.names = [*detectives, *[""] * (5 - len(detectives))]
         self.x_name = txt(last.get("mister_x"))
+        level = txt(last.get("detectives_ai"))
+        if level in strs(self.facts.get("ai_levels")) and not last.get("mister_x_ai"):
+            self.d_ai = level
+            theirs = strs(last.get("table_detectives")) or [f"d{k}" for k in range(1, 6)]
+            self.people = sum(1 for k in range(1, len(detectives) + 1) if f"d{k}" not in theirs)
 
     def setup(self) -> JSONObject:
-        names: list[JSON] = [self.names[i].strip() for i in range(self.detectives)]
+        yard = self.d_ai != PLAYER
+        people = self.people if yard else self.detectives
+        names: list[JSON] = [self.names[i].strip() if i < people else "" for i in range(self.detectives)]
         setup: JSONObject = {"detectives": names, "tracker": self.tracker, "bobbies_keep_game_alive": self.bobbies}
+        if yard:  # the table plays the seats after the people's, and the bobbies
+            setup["detectives_ai"] = self.d_ai
+            setup["table_detectives"] = [*(f"d{k}" for k in range(people + 1, self.detectives + 1)), "bobbies"]
         if self.mister_x != PLAYER:
             setup["mister_x_ai"] = self.mister_x  # the table plays him at this level
         elif self.x_name.strip():

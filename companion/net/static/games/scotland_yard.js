@@ -68,6 +68,21 @@ function syEnd(view, { el, t }) {
     el("p", {}, t("phone.sy.end." + e.reason, { figure: personName(view, t, e.figure), station: e.station || "" })));
 }
 
+/* The table plays detectives: its last move, for whoever stands nearest to carry out on the board,
+ * and Done once the pawn stands there (anyone's next move confirms it too). Every phone shows it. */
+function syInstruction(state, { el, t, send, busy }) {
+  const ins = state.view.instruction;
+  if (!ins) return null;
+  const words = t("sy.instruction." + (ins.bobby ? "bobby" : "detective"),
+    { n: ins.figure.slice(1), by: t("sy.by." + ins.ticket), station: ins.station });
+  const done = ((state.legal || {}).intents || []).includes("sy.confirm");
+  return el("section", { "data-instruction": ins.figure },
+    el("div", { class: "muted" }, t("phone.sy.table_says")),
+    el("div", { class: "big", style: "font-size:22px" }, words),
+    done ? el("button", { class: "primary", style: "margin-top:8px", disabled: busy, "data-action": "table-done",
+      onclick: () => send({ kind: "sy.confirm", figure: ins.figure }) }, t("phone.sy.confirm")) : "");
+}
+
 function destButtons(options, chosen, pick, { el, t, facts }, busy) {
   const groups = [];
   for (const ticket of facts.tickets) {
@@ -100,6 +115,8 @@ function syMrx(state, ctx) {
   if (view.end) out.append(syEnd(view, ctx));
   const revealed = syReveal(view, ctx);
   if (revealed) out.append(revealed);
+  const told = syInstruction(state, ctx);
+  if (told) out.append(told);
   if (secret.next_is_reveal && !view.end) out.append(el("div", { class: "warn", "data-warning": "reveal" }, t("phone.sy.next_reveal")));
   const intents = legal.intents || [];
   if (intents.includes("sy.place_x")) {
@@ -179,6 +196,8 @@ function syDetective(state, ctx) {
   if (view.end) out.append(syEnd(view, ctx));
   const revealed = syReveal(view, ctx);
   if (revealed) out.append(revealed);
+  const told = syInstruction(state, ctx);
+  if (told) out.append(told);
   const intents = legal.intents || [];
   if (intents.includes("sy.draw_start") && !state.view.figures.some((f) => f.station)) {
     out.append(el("section", {}, el("button", { class: "primary", disabled: busy, "data-action": "draw",
@@ -236,8 +255,16 @@ export function keep(ui, state) {
   return !!moves[ui.figure] && offered(moves[ui.figure], ui.pick);
 }
 
+/* The seats the table may play on the host page, with their labels: each detective seat (by the
+ * name typed for it, else "Detective n") and the bobbies. */
+function tableWords(form, t) {
+  return [...(form.detectives || []).map((name, i) => ["d" + (i + 1),
+    name || t("sy.setup_key.detectives.item", { n: i + 1 })]), ["bobbies", t("host.sy.bobbies")]];
+}
+
 /* On the host page (host.js): a new game starts with two detective players to name; Mister X is
- * a player (named, on his phone) or played by the table at one of the levels in the game's facts. */
+ * a player (named, on his phone) or played by the table at one of the levels in the game's facts;
+ * so may detective seats and the bobbies be (detectives_ai, table_detectives). */
 export const host = {
   start(form) { if (!Array.isArray(form.detectives) || !form.detectives.length) form.detectives = ["", ""]; },  // else: the last game's
   fields: {
@@ -255,8 +282,39 @@ export const host = {
         el("p", { class: "muted", "data-mrx-note": true }, t(form.mister_x_ai ? "host.sy.x_table_note" : "host.sy.x_player_note")));
     },
     mister_x: (k, { form, plain }) => (form.mister_x_ai ? null : plain(k)),  // his name, when a player is him
+    detectives_ai(k, { el, t, field, form, facts, rerender }) {
+      const pick = (level) => {
+        if (level) form.detectives_ai = level; else delete form.detectives_ai;
+        rerender();
+      };
+      return field(t("host.sy.detectives"), k, el("div", { class: "row" },
+        el("button", { class: form.detectives_ai ? "" : "sel", "data-detectives": "players", onclick: () => pick(null) }, t("host.sy.d_players")),
+        ...(facts.ai_levels || []).map((level) => el("button", { class: form.detectives_ai === level ? "sel" : "",
+          "data-detectives": level, onclick: () => pick(level) }, t("host.sy.x_table", { level: t("sy.ai." + level) })))));
+    },
+    /* With a level for the table's detectives: which seats it plays (each detective seat, the
+     * bobbies), a button each. The form keeps the seats people play instead, so that a seat added
+     * later is the table's too, as every seat is to start with (see value). */
+    table_detectives(k, { el, t, field, form, rerender }) {
+      if (!form.detectives_ai) return null;
+      const people = new Set(form["table_detectives#people"] || []);
+      const toggle = (w) => {
+        if (people.has(w)) people.delete(w); else people.add(w);
+        form["table_detectives#people"] = [...people];
+        rerender();
+      };
+      return field(t("host.sy.table_detectives"), k, el("div", { class: "row" }, tableWords(form, t).map(([w, label]) =>
+        el("button", { class: people.has(w) ? "" : "sel", "data-table-plays": w, onclick: () => toggle(w) }, label))),
+        el("p", { class: "muted" }, t("host.sy.table_detectives_note")));
+    },
   },
-  choiceName(key, c, t) { return key === "mister_x_ai" ? t("sy.ai." + c) : c; },
+  value(form, setup) {
+    delete setup.table_detectives;
+    if (!form.detectives_ai) return;
+    const people = new Set(form["table_detectives#people"] || []);
+    setup.table_detectives = tableWords(form, (code) => code).map(([w]) => w).filter((w) => !people.has(w));
+  },
+  choiceName(key, c, t) { return key === "mister_x_ai" || key === "detectives_ai" ? t("sy.ai." + c) : c; },
 };
 
 /* This game's look (the shell adds it to the page once). */

@@ -53,6 +53,12 @@ def table_thinking_sy(message: dict[str, Any]) -> bool:
     return bool(view["round"] >= 4 and view["turn"] == "mrx")
 
 
+def table_instruction_sy(message: dict[str, Any]) -> bool:
+    """The table plays detectives: one of its moves waits for its pawn (the instruction and Done)."""
+    view = message["view"]
+    return bool(view["round"] >= 3 and view["instruction"])
+
+
 def second_season(message: dict[str, Any]) -> bool:
     view = message["view"]
     return bool(view["season"] >= 2 and view["phase"] == "excavation")
@@ -130,6 +136,13 @@ def saved_games(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[st
             table_thinking_sy,
             {"detectives": ["Ann", "Bob"], "tracker": True, "mister_x_ai": "normal"},
         ),
+        "sy_yard": game_at(
+            data,
+            "scotland_yard",
+            "Scotland Yard, les détectives de la table",
+            table_instruction_sy,
+            {"detectives": ["Ann", "", ""], "tracker": True, "detectives_ai": "normal", "mister_x": "Xavier"},
+        ),
     }
     return data, ids
 
@@ -205,8 +218,12 @@ def test_every_text_fits_its_place_on_every_screen(
             app.tap(f"new.{rules}")
             app.wait(lambda s: "new.start" in s["tids"])
             check(f"setup-{rules}")
-            if rules == "scotland_yard":  # Mister X played by the table: other notes
+            if rules == "scotland_yard":  # the table's detectives, Mister X played by the table: other notes
                 notes = app.state()["tids"]["setup.sy.phones"]["text"]
+                app.tap("setup.sy.detectives_ai.normal")
+                app.tap("setup.sy.detectives.3")
+                app.wait(lambda s: "setup.sy.people.2" in s["tids"])
+                check("setup-scotland_yard-table-detectives")
                 app.tap("setup.sy.mister_x.hard")
                 app.wait(lambda s, notes=notes: s["tids"]["setup.sy.phones"]["text"] != notes)
                 check("setup-scotland_yard-table-x")
@@ -214,6 +231,7 @@ def test_every_text_fits_its_place_on_every_screen(
             app.wait(lambda s, rules=rules: f"new.{rules}" in s["tids"])
         for key, screen, name in [
             ("sy_table_x", "game", "table-scotland_yard-table-x"),
+            ("sy_yard", "game", "table-scotland_yard-table-detectives"),
             ("vm", "game", "table-victorian_masterminds"),
             ("vm_losses", "game", "table-victorian_masterminds-losses"),
             ("vm_gunner", "game", "table-victorian_masterminds-gunner"),

@@ -11,7 +11,17 @@ from typing import Any
 from companion.core import TABLE, Audience, Game, Intent
 from companion.games.scotland_yard import RULES
 from companion.games.scotland_yard.board import base_board
-from companion.games.scotland_yard.model import DrawStart, Move, PlaceDetectives, PlaceX, Step, SYState, XDouble, XMove
+from companion.games.scotland_yard.model import (
+    Confirm,
+    DrawStart,
+    Move,
+    PlaceDetectives,
+    PlaceX,
+    Step,
+    SYState,
+    XDouble,
+    XMove,
+)
 
 MRX = Audience.of_seat("mrx")
 D1 = Audience.of_seat("d1")
@@ -93,7 +103,10 @@ def random_intent(
             return XDouble(Step(d["ticket"], d["station"]), Step(t2, rng.choice(d["then"][t2]))), MRX
         ticket = rng.choice(sorted(x["single"]))
         return XMove(ticket, rng.choice(x["single"][ticket])), MRX
-    actor = rng.choice([TABLE, *(seat(s) for s in state.seats[1:])])
+    waiting = state.instruction  # the table's detectives' last move, its pawn not yet confirmed
+    if waiting is not None and (rng.random() < 0.5 or not legal(state, TABLE).get("moves")):
+        return Confirm(waiting.figure), TABLE  # else a player's move confirms it
+    actor = rng.choice([TABLE, *(seat(s) for s in state.seats[1:] if s not in state.table_seats())])
     options = legal(state, actor).get("moves") or legal(state, TABLE)["moves"]
     if "moves" not in legal(state, actor):
         actor = TABLE

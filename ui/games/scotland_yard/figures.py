@@ -73,14 +73,19 @@ def heading(tv: Screen, phase: str) -> list[Part]:
 
 def instruction_box(tv: Screen, words: str, figure: str) -> Widget:
     """The table's move, for a player to carry out on the board, and Done once the pawn stands
-    there (anyone's next move confirms it too)."""
-    return Panel(
+    there (anyone's next move confirms it too). As high as its words need (large text, French)."""
+    lines = fit_height(
         vbox(
-            Lbl(tv.t("ui.sy.table_says", level=tv.table_level()), colour=theme.MUTED, one_line=True),
+            Lbl(tv.t("ui.sy.table_says", level=tv.table_level()), colour=theme.MUTED, wrap=True),
             Lbl(words, size=theme.FONT_BIG, bold=True, wrap=True, tid="sy.instruction"),
             spacing=dp(2),
-        ),
-        Btn(tv.t("ui.sy.confirm"), partial(tv.confirm, figure), tid="sy.confirm", colour=theme.GOOD, width=dp(130)),
+            pos_hint={"center_y": 0.5},
+        )
+    )
+    done = Btn(tv.t("ui.sy.confirm"), partial(tv.confirm, figure), tid="sy.confirm", colour=theme.GOOD, width=dp(130))
+    box = Panel(
+        lines,
+        done,
         orientation="horizontal",
         colour=theme.PANEL_HI,
         border=theme.ACCENT,
@@ -88,6 +93,13 @@ def instruction_box(tv: Screen, words: str, figure: str) -> Widget:
         height=dp(96),
         spacing=dp(8),
     )
+    pad = theme.PAD * 2
+
+    def fit(_w: Widget, height: float) -> None:
+        box.height = max(dp(96), height + pad)
+
+    lines.bind(height=fit)
+    return box
 
 
 def banner(words: str, tid: str, border: theme.RGBA | None) -> Widget:

@@ -62,83 +62,71 @@ class SetupForm(base.SetupForm):
         if table:
             self.d_ai = PLAYER  # the table never plays both sides
         self.people = min(self.people, self.detectives - 1)
+        yard = self.d_ai != PLAYER
+        for row in (*self.sides_rows(table, yard), *self.seats_rows(table, yard), *self.options_rows()):
+            self.add_widget(row)
+        phones = "phones_table" if table else "phones_yard" if yard else "phones"
+        self.add_widget(Lbl(self.t(f"ui.sy.setup.{phones}"), colour=theme.MUTED, wrap=True, tid="setup.sy.phones"))
+
+    def sides_rows(self, table: bool, yard: bool) -> list[Widget]:
+        """Who plays Mister X, and (while a player is him) who plays the detectives: players, or
+        the table at a level."""
         levels = [
             (level, self.t("ui.sy.setup.x_table", level=self.t(f"sy.ai.{level}")))
             for level in strs(self.facts.get("ai_levels"))
         ]
-        self.add_widget(
-            self.row(
-                self.t("ui.sy.setup.mister_x"),
-                Choice(
-                    [(PLAYER, self.t("ui.sy.setup.x_player")), *levels],
-                    self.mister_x,
-                    self._set("mister_x"),
-                    tid="setup.sy.mister_x",
-                    cols=2,
-                ),
-                self.t("ui.sy.setup.x_table_note") if table else self.t("ui.sy.setup.x_player_note"),
-            )
+        x_choice = Choice(
+            [(PLAYER, self.t("ui.sy.setup.x_player")), *levels],
+            self.mister_x,
+            self._set("mister_x"),
+            tid="setup.sy.mister_x",
+            cols=2,
         )
-        yard = self.d_ai != PLAYER
+        x_note = self.t("ui.sy.setup.x_table_note") if table else self.t("ui.sy.setup.x_player_note")
+        rows = [self.row(self.t("ui.sy.setup.mister_x"), x_choice, x_note)]
         if not table:
-            self.add_widget(
-                self.row(
-                    self.t("ui.sy.setup.d_by"),
-                    Choice(
-                        [(PLAYER, self.t("ui.sy.setup.d_players")), *levels],
-                        self.d_ai,
-                        self._set("d_ai"),
-                        tid="setup.sy.detectives_ai",
-                        cols=2,
-                    ),
-                    self.t("ui.sy.setup.d_table_note") if yard else self.t("ui.sy.setup.d_players_note"),
-                )
+            d_choice = Choice(
+                [(PLAYER, self.t("ui.sy.setup.d_players")), *levels],
+                self.d_ai,
+                self._set("d_ai"),
+                tid="setup.sy.detectives_ai",
+                cols=2,
             )
+            d_note = self.t("ui.sy.setup.d_table_note") if yard else self.t("ui.sy.setup.d_players_note")
+            rows.append(self.row(self.t("ui.sy.setup.d_by"), d_choice, d_note))
+        return rows
+
+    def seats_rows(self, table: bool, yard: bool) -> list[Widget]:
+        """How many detective seats, how many of them people play (with the table's detectives),
+        and the people's names."""
         note = "detectives_note_table" if table else "d_seats_note" if yard else "detectives_note"
-        self.add_widget(
-            self.row(
-                self.t("ui.sy.setup.d_seats") if yard else self.t("ui.sy.setup.detectives"),
-                Choice(
-                    [(n, str(n)) for n in range(1, 6)],
-                    self.detectives,
-                    self._set("detectives"),
-                    tid="setup.sy.detectives",
-                ),
-                self.t(f"ui.sy.setup.{note}"),
-            )
+        count = Choice(
+            [(n, str(n)) for n in range(1, 6)], self.detectives, self._set("detectives"), tid="setup.sy.detectives"
         )
+        label = self.t("ui.sy.setup.d_seats") if yard else self.t("ui.sy.setup.detectives")
+        rows = [self.row(label, count, self.t(f"ui.sy.setup.{note}"))]
         if yard:
-            self.add_widget(
-                self.row(
-                    self.t("ui.sy.setup.d_people"),
-                    Choice(
-                        [(n, str(n)) for n in range(self.detectives)],
-                        self.people,
-                        self._set("people"),
-                        tid="setup.sy.people",
-                    ),
-                    self.t("ui.sy.setup.d_people_note"),
-                )
+            people = Choice(
+                [(n, str(n)) for n in range(self.detectives)], self.people, self._set("people"), tid="setup.sy.people"
             )
-        self.add_widget(self.names_row(table))
+            rows.append(self.row(self.t("ui.sy.setup.d_people"), people, self.t("ui.sy.setup.d_people_note")))
+        rows.append(self.names_row(table))
+        return rows
+
+    def options_rows(self) -> list[Widget]:
         on_off = [(False, self.t("ui.off")), (True, self.t("ui.on"))]
-        self.add_widget(
+        return [
             self.row(
                 self.t("ui.settings.sy.tracker"),
                 Choice(on_off, self.tracker, self._set("tracker"), tid="setup.sy.tracker"),
                 self.t("ui.settings.sy.tracker_note"),
-            )
-        )
-        self.add_widget(
+            ),
             self.row(
                 self.t("ui.settings.sy.bobbies"),
                 Choice(on_off, self.bobbies, self._set("bobbies"), tid="setup.sy.bobbies"),
                 self.t("ui.settings.sy.bobbies_note"),
-            )
-        )
-        phones = "phones_table" if table else "phones_yard" if yard else "phones"
-        phones = self.t(f"ui.sy.setup.{phones}")
-        self.add_widget(Lbl(phones, colour=theme.MUTED, wrap=True, tid="setup.sy.phones"))
+            ),
+        ]
 
     def names_row(self, table: bool) -> Widget:
         """The players' names (optional; the last game's, to start with): history and BG Stats name them."""

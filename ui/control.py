@@ -5,7 +5,8 @@ listens on a Unix domain socket there (local only, mode 0600). One JSON object p
 JSON object per line out. Commands:
 
 - ``{"cmd": "state"}`` → the current screen, the seq of the rendered snapshot, the toast text,
-  whether a dialog is open, every visible widget with a ``tid`` (text, disabled; ``partly`` when
+  whether a dialog is open, every visible widget with a ``tid`` (text, disabled, its ``box``: left,
+  top, width, height in window pixels from the top left; ``partly`` when
   part of it lies outside the window or its scroll view, ``scrolled_away`` when a scroll view hides
   it all) and every visible text on screen.
 - ``{"cmd": "tap", "tid": "start.new"}`` → scrolls the widget into view if it sits in a scroll
@@ -232,7 +233,9 @@ class Control:
                         tids[tid] = {"text": label, "disabled": bool(w.disabled), "scrolled_away": True}
                     continue
                 if tid:
-                    tids[tid] = {"text": label, "disabled": bool(w.disabled)}
+                    x, y = w.to_window(*w.pos)
+                    box = [round(x), round(Window.height - y - w.height), round(w.width), round(w.height)]
+                    tids[tid] = {"text": label, "disabled": bool(w.disabled), "box": box}
                     if not whole(w):
                         tids[tid]["partly"] = True
                 if label and not covered(w) and w is not self.app.toast:  # the toast is reported apart

@@ -153,6 +153,13 @@ def test_reveal_level_and_last_zone_in_every_language(display: str, tmp_path: Pa
                 blue = text("ui.myk.colour.blue", {}, lang)
                 assert f"{blue} 1" in note and f"{blue} 2" in note  # the books' count, zone 1 as counted
                 assert texts(app)["myk.count.blue.value"]["text"] == "1"  # the count starts from the books'
+                # its button under its counters, as in every other zone (its note above, with the zone)
+                shown = texts(app)
+                done, counter, where = (
+                    shown[t]["box"] for t in ("myk.counts.done", "myk.count.blue.value", "myk.zone_where")
+                )
+                assert done[1] > counter[1] > where[1], (done, counter, where)
+                assert shown["myk.last_zone"]["box"][1] < counter[1]
             app.screenshot(f"trust-{name}-{lang}")
             assert app.clipped() == [], (name, app.clipped())
         # one tap confirms the books' count of the last zone: the season's survey goes on

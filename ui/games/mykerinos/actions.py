@@ -14,7 +14,7 @@ from companion.core.jsonvalue import JSONObject
 from ui import theme
 from ui.games.base import obj, seq_of, txt
 from ui.games.mykerinos import start, survey
-from ui.games.mykerinos.counts import counts_done
+from ui.games.mykerinos.counts import last_zone_note
 from ui.parts import Part
 from ui.widgets import Lbl, Panel, autogrid, button_part, fit_height, scroll, text_part, vbox
 
@@ -108,18 +108,17 @@ def actions_scroll(seat: str) -> Widget:
 
 
 def zone_counts_panel(tv: Screen, box: Panel) -> Widget:
-    """A zone of the survey to count: where it is (never cut: it wraps), what to count; the
-    counters and their button are below (the last zone's button stays here)."""
-    survey_ = obj(tv.view.get("survey"))
+    """A zone of the survey to count: where it is (never cut: it wraps), what to count (for the
+    last zone of a season, what the books leave there); the counters and their button are below,
+    in the same place for every zone."""
     box.add_widget(Lbl(tv.zone_where(), bold=True, colour=theme.WARN, wrap=True, tid="myk.zone_where"))
-    if not obj(survey_.get("last")):
+    note = last_zone_note(tv)
+    if note is not None:
+        box.add_widget(note)
+    else:
         box.add_widget(Lbl(tv.t("ui.myk.counts_question"), wrap=True, bold=True))
         box.add_widget(Lbl(tv.t("ui.myk.counts_note"), size=theme.FONT_SMALL, colour=theme.MUTED, wrap=True))
-        box.add_widget(Widget())
-        return box
-    # the last zone: its note below says what to count and fills the panel, the button stays here
     box.add_widget(Widget())
-    box.add_widget(counts_done(tv))
     return box
 
 

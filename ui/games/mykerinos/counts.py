@@ -1,6 +1,6 @@
-"""The survey's zone counts below the players: a large counter per colour and the button that
-sends them; and, for the last zone of a season, what the books leave there and, once it is counted
-lower, what that points back to in the earlier zones."""
+"""The survey's zone counts below the players: a large counter per colour and the button under
+them that sends them; and, for the last zone of a season, what the books leave there (shown with
+the zone, above) and, once it is counted lower, what that points back to in the earlier zones."""
 
 from __future__ import annotations
 
@@ -42,10 +42,8 @@ def counts_panel(tv: Screen, action: JSONObject, zone: tuple[int, int, int] | No
                 Lbl(tv.t("ui.myk.on_board", n=high), size=theme.FONT_SMALL, colour=theme.MUTED),
             )
         )
-    note = last_zone_note(tv)
-    if note is not None:  # the last zone's note and counters fill the panel: the button is above
-        return Panel(note, grid, Widget(), orientation="vertical")
-    return Panel(grid, counts_done(tv), Widget(), orientation="vertical")  # the button under its counters
+    # the button under its counters, for every zone (the last zone's note is above, with the zone)
+    return Panel(grid, counts_done(tv), Widget(), orientation="vertical")
 
 
 def counts_done(tv: Screen) -> Widget:

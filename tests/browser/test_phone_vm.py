@@ -148,7 +148,13 @@ async def step(r: Rig, pages: dict[str, Page], rng: random.Random, seen: set[str
     elif kind in ("vm.extra_turn", "vm.end_turn"):
         await act(r, page, f"[data-choice={kind.removeprefix('vm.')}]", shot_as=shot_as)
     elif kind == "vm.reveal":
-        await act(r, page, "[data-choice=reveal] .vm-pick", shot_as=shot_as)
+        # every agent of the box in its place, whichever lie face up already (those unavailable)
+        places = await page.eval_on_selector_all(
+            "[data-choice=reveal] .vm-pick", "bs => bs.map((b) => [b.dataset.agent, b.disabled])"
+        )
+        assert [a for a, _ in places] == list(AGENTS), places
+        assert {a for a, off in places if not off} == set(option["agents"]), (places, option)
+        await act(r, page, "[data-choice=reveal] .vm-pick:not([disabled])", shot_as=shot_as)
     elif kind == "vm.choose_order":
         await act(r, page, f"[data-choice=order] [data-first={rng.choice(option['options'])}]", shot_as=shot_as)
     elif kind == "vm.take_loot":
@@ -322,6 +328,14 @@ def test_the_order_the_steam_mole_and_the_whole_stack_on_phones(tmp_path: Path) 
             while view(r)["resolution"] is not None:
                 waiting = view(r)["resolution"]["waiting"]
                 if waiting["kind"] == "reveal":
+                    # Red's phone offers every agent in its place; the Engineer lies face up: unavailable there
+                    await settled(p1, r.table.seq)
+                    places = await p1.eval_on_selector_all(
+                        "[data-choice=reveal] .vm-pick", "bs => bs.map((b) => [b.dataset.agent, b.disabled])"
+                    )
+                    assert [a for a, _ in places] == list(AGENTS), places
+                    assert dict(places)["engineer"] and not dict(places)["gunner"], places
+                    await shot(p1, "vm-reveal-places")
                     agent = next(a for a in AGENTS if a not in (top, "engineer"))
                     await table_do(r, {"kind": "vm.reveal", "agent": agent})
                 elif waiting["kind"] == "henchman":

@@ -34,8 +34,15 @@ def test_mykerinos_survey(app: AppProcess) -> None:
     app.screenshot("myk_layout_dialog")
     app.tap("myk.layout.ring5")
     app.wait(lambda s: "myk.room.5-1:2" in s["tids"], what="the ring's fifth 2-room")
+    before = app.state()["tids"]
     app.tap("myk.draw_start_player")
     state = app.wait(lambda s: "myk.start_player" in s["tids"], what="who was drawn")
+    # nothing moves under the finger: the patrons' buttons stay where they were, the start player's
+    # stay in their places, unavailable now (issue 42)
+    for tid in ("myk.draw_start_player", "myk.draw_patrons", "myk.choose_start_player", "myk.enter_patrons"):
+        assert state["tids"][tid]["box"] == before[tid]["box"], tid
+    assert state["tids"]["myk.draw_start_player"]["disabled"] and state["tids"]["myk.choose_start_player"]["disabled"]
+    assert not state["tids"]["myk.draw_patrons"]["disabled"]
     drawn = state["tids"]["myk.start_player"]["text"].removeprefix("Start player: ")
     # each colour with its shape (colour-blind players tell red from green by it)
     assert drawn in ("\u25cf\u00a0Blue", "\u25b2\u00a0Red", "\u25a0\u00a0Green")

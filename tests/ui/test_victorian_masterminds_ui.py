@@ -10,6 +10,24 @@ from companion.app.i18n import text
 
 # a player by its colour, with the colour's shape in front (colour-blind players tell them apart)
 RED, BLUE = "\u25b2\u00a0Red", "\u25cf\u00a0Blue"
+AGENTS = ("number_two", "henchman", "saboteur", "gunner", "engineer")
+REVEAL_PLACES: dict[str, set[tuple[int, ...]]] = {}
+UNAVAILABLE: list[str] = []  # agents seen in their place but unavailable (lying face up)
+SHOT: list[object] = []  # that reveal's screenshot, once
+
+
+def note_reveal_places(app: AppProcess, state: dict[str, object]) -> None:
+    """Every reveal offers every agent of the box in the same place, for every player, an agent
+    lying face up already unavailable in its place (issue 42: a tap by place picked a wrong one)."""
+    tids = state["tids"]
+    assert isinstance(tids, dict)
+    for agent in AGENTS:
+        REVEAL_PLACES.setdefault(agent, set()).add(tuple(tids[f"vm.reveal.{agent}"]["box"]))
+        assert len(REVEAL_PLACES[agent]) == 1, (agent, REVEAL_PLACES[agent])
+        if tids[f"vm.reveal.{agent}"]["disabled"]:
+            UNAVAILABLE.append(agent)
+    if UNAVAILABLE and not SHOT:
+        SHOT.append(app.screenshot("vm_table_reveal_places"))  # the first with one unavailable
 
 
 def test_victorian_masterminds_stack_resolution(app: AppProcess) -> None:
@@ -37,6 +55,7 @@ def test_victorian_masterminds_stack_resolution(app: AppProcess) -> None:
     assert "game.undo" in state["tids"]  # a placement that revealed nothing can be taken back
     app.tap("vm.place.london")
     state = app.wait(lambda s: "vm.reveal.gunner" in s["tids"], what="the first reveal")
+    note_reveal_places(app, state)
     assert state["tids"]["vm.question"]["text"].startswith(RED)
     app.screenshot("vm_table_reveal")
 
@@ -47,6 +66,7 @@ def test_victorian_masterminds_stack_resolution(app: AppProcess) -> None:
     app.screenshot("vm_table_gunner")
     app.tap("vm.building.factory")
     state = app.wait(lambda s: "vm.reveal.number_two" in s["tids"], what="Blue's reveal")
+    note_reveal_places(app, state)
     assert state["tids"]["vm.level"]["text"] == "2"  # the Secret Service level rose
     app.tap("vm.reveal.number_two")
     state = app.wait(
@@ -98,6 +118,7 @@ def test_victorian_masterminds_stack_resolution(app: AppProcess) -> None:
     app.screenshot("vm_table_henchman_reward")
     app.tap("vm.henchman.yes.3")
     state = app.wait(lambda s: not s["dialog"] and "vm.reveal.gunner" in s["tids"], what="Blue's reveal")
+    note_reveal_places(app, state)
     assert state["tids"]["vm.step.0.ability"]["text"] == "mission completed: 3 points"
 
 
@@ -129,6 +150,7 @@ def test_victorian_masterminds_order_steam_mole_undo_and_the_whole_stack(app: Ap
     state = app.wait_seq(state["seq"] + 1)
     app.tap("vm.place.rome")
     state = app.wait(lambda s: "vm.reveal.gunner" in s["tids"], what="Blue's reveal")
+    note_reveal_places(app, state)
     assert state["tids"]["vm.stack.title"]["text"].startswith("The stack in Rome")  # the whole stack below
     app.tap("vm.reveal.gunner")  # Blue's Gunner: its furnace's copper could complete the codex segment
     state = app.wait(lambda s: "vm.order.ability" in s["tids"], what="the order question")
@@ -143,6 +165,7 @@ def test_victorian_masterminds_order_steam_mole_undo_and_the_whole_stack(app: Ap
     app.screenshot("vm_table_take_loot")
     app.tap("vm.take_loot")
     state = app.wait(lambda s: "vm.reveal.engineer" in s["tids"], what="Red's reveal")
+    note_reveal_places(app, state)
     assert state["tids"]["vm.step.0.loot"]["text"] == "+1 codex token"
 
     # Red's Engineer: the power comes before Rome's codex (the machine might complete its codex
@@ -165,12 +188,14 @@ def test_victorian_masterminds_order_steam_mole_undo_and_the_whole_stack(app: Ap
     assert "London" in state["tids"]["vm.stack.title"]["text"]
     app.tap("vm.reveal.saboteur")
     state = app.wait(lambda s: "vm.reveal.number_two" in s["tids"], what="the second reveal")
+    note_reveal_places(app, state)
     app.tap("vm.reveal.henchman")  # a wrong tap: the disc shows a Number Two
     state = app.wait(lambda s: "vm.henchman.no" in s["tids"] or "vm.stack.scores" in s["tids"], what="after it")
     assert "game.undo" in state["tids"]  # a step of a resolution can be taken back at the table
     app.tap("game.undo")
     app.tap("confirm.yes")
     state = app.wait(lambda s: "vm.reveal.number_two" in s["tids"], what="the reveal asked again")
+    note_reveal_places(app, state)
     app.tap("vm.reveal.number_two")
     state = app.wait(lambda s: "vm.place.london" in s["tids"] or "vm.end_turn" in s["tids"], what="the next turn")
     assert state["tids"]["vm.stack.title"]["text"] == "The stack in London was resolved"

@@ -20,41 +20,28 @@ if TYPE_CHECKING:
 
 
 def panel(tv: Screen, box: Panel, acts: dict[str, JSONObject]) -> Widget:
+    """Four buttons in places that never move: the start player on the left (draw, choose), the
+    patrons on the right (draw, enter); one whose choice is made, or not offered, stays in its
+    place, unavailable (issue 42: a reflow moved buttons under the finger)."""
     box.add_widget(Lbl(tv.t("ui.myk.setup_note"), wrap=True, size=theme.FONT_SMALL))
+    # Four places that never move: the start player on the left (draw, choose), the patrons on
+    # the right (draw, enter); a choice made or not offered stays in its place, unavailable.
     row = autogrid(2, dp(4))
-    if "myk.draw_start_player" in acts:
-        row.add_widget(
-            Btn(
-                tv.t("ui.myk.draw_start_player"),
-                tv.draw_start,
-                tid="myk.draw_start_player",
-                size=theme.FONT_SMALL,
-            )
-        )
-    if "myk.draw_patrons" in acts:
-        row.add_widget(
-            tv.action_button(
-                tv.t("ui.myk.draw_patrons"),
-                {"kind": "myk.draw_patrons"},
-                "myk.draw_patrons",
-                size=theme.FONT_SMALL,
-            )
-        )
-    if "myk.choose_start_player" in acts:
-        row.add_widget(
-            Btn(
-                tv.t("ui.myk.choose_start_player"),
-                lambda: choose_start(tv, acts["myk.choose_start_player"]),
-                tid="myk.choose_start_player",
-                size=theme.FONT_SMALL,
-            )
-        )
-    if "myk.enter_patrons" in acts:
-        row.add_widget(
-            Btn(
-                tv.t("ui.myk.enter_patrons"), partial(enter_patrons, tv), tid="myk.enter_patrons", size=theme.FONT_SMALL
-            )
-        )
+    small = theme.FONT_SMALL
+    choose = acts.get("myk.choose_start_player")
+    for button in (
+        Btn(tv.t("ui.myk.draw_start_player"), tv.draw_start, tid="myk.draw_start_player", size=small),
+        tv.action_button(tv.t("ui.myk.draw_patrons"), {"kind": "myk.draw_patrons"}, "myk.draw_patrons", size=small),
+        Btn(
+            tv.t("ui.myk.choose_start_player"),
+            lambda: choose_start(tv, choose or {}),
+            tid="myk.choose_start_player",
+            size=small,
+        ),
+        Btn(tv.t("ui.myk.enter_patrons"), partial(enter_patrons, tv), tid="myk.enter_patrons", size=small),
+    ):
+        button.disabled = button.tid not in acts  # its place stays once its choice is made
+        row.add_widget(button)
     box.add_widget(row)
     start = txt(tv.view.get("start_player"))
     if start:  # drawn or chosen, while the patrons are still to be laid out

@@ -185,14 +185,14 @@ def reidentify_dialog(tv: Screen, action: JSONObject, index: int | None = None) 
         )
         grid = autogrid(3, dp(4))
         for name in strs(action.get("names")):
-            if name == was:
-                continue
 
             def named(name: str = name) -> None:
                 dialog.dismiss()
                 tv.send({"kind": "vm.reidentify", "index": num(chosen.get("index")), "agent": name})
 
-            grid.add_widget(Btn(tv.name("agent", name), named, tid=f"vm.reidentify.as.{name}"))
+            # the agent it is now stays in its place, unavailable: every name keeps its place
+            button = Btn(tv.name("agent", name), named, tid=f"vm.reidentify.as.{name}", disabled=name == was)
+            grid.add_widget(button)
         box.add_widget(grid)
     dialog.add_button(Btn(tv.t("ui.cancel"), dialog.dismiss, tid="confirm.no"))
     dialog.open()

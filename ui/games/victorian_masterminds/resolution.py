@@ -14,7 +14,7 @@ from kivy.utils import escape_markup
 
 from companion.core.jsonvalue import JSONObject
 from ui import theme
-from ui.games.base import num, obj, seq_of, txt
+from ui.games.base import num, obj, seq_of, strs, txt
 from ui.games.victorian_masterminds import corrections
 from ui.parts import Part
 from ui.widgets import Btn, Dialog, Lbl, autogrid, button_part, chip_part, fit_height, hbox, text_part, vbox
@@ -104,9 +104,15 @@ def resolution_answers(tv: Screen, acts: dict[str, JSONObject]) -> list[Part]:
             tv.action_part(tid, label, intent, tid, size=theme.FONT_SMALL, height=theme.TOUCH_SMALL, colour=colour)
         )
 
-    for agent in seq_of(acts.get("vm.reveal", {}).get("agents")):
-        a = txt(agent)
-        answer(tv.name("agent", a), {"kind": "vm.reveal", "agent": a}, f"vm.reveal.{a}")
+    if "vm.reveal" in acts:  # every agent of the box in its order, so each keeps its place for every player
+        offered = {txt(a) for a in seq_of(acts["vm.reveal"].get("agents"))}
+        for a in strs(tv.facts.get("agents")):
+            if a in offered:
+                answer(tv.name("agent", a), {"kind": "vm.reveal", "agent": a}, f"vm.reveal.{a}")
+            else:  # lying face up already: not this disc, but its place stays
+                label, tid = tv.name("agent", a), f"vm.reveal.{a}"
+                style: dict[str, Any] = {"size": theme.FONT_SMALL, "height": theme.TOUCH_SMALL}
+                answers.append(button_part(tid, label, None, tid=tid, disabled=True, **style))
     for first in seq_of(acts.get("vm.choose_order", {}).get("options")):
         f = txt(first)
         answer(tv.t(f"ui.vm.order.{f}"), {"kind": "vm.choose_order", "first": f}, f"vm.order.{f}")

@@ -124,8 +124,13 @@ function vmChoices(view, actions, ctx) {
       sec.append(opt(t("phone.vm.end_turn"), { kind: "vm.end_turn", seat }, { class: "wide", "data-choice": "end_turn" }, is("vm.end_turn")));
     } else if (o.kind === "vm.reveal") {
       sec.append(el("div", { class: "vm-group", "data-choice": "reveal" }, el("div", { class: "muted" }, t("vm.waiting.reveal")),
-        el("div", { class: "row" }, o.agents.map((a) => opt(vmAgent(el, t, a), { kind: "vm.reveal", agent: a },
-          { class: "vm-pick", "data-agent": a }, is("vm.reveal", { agent: a }))))));
+        // every agent of the box in its order: each keeps its place, one lying face up unavailable there
+        el("div", { class: "row" }, (ctx.facts.agents || o.agents).map((a) => {
+          const b = opt(vmAgent(el, t, a), { kind: "vm.reveal", agent: a },
+            { class: "vm-pick", "data-agent": a }, is("vm.reveal", { agent: a }));
+          if (!o.agents.includes(a)) b.disabled = true;
+          return b;
+        }))));
     } else if (o.kind === "vm.choose_building") {
       const city = view.resolution ? view.resolution.city : "";
       sec.append(el("div", { class: "vm-group", "data-choice": "choose_building" }, el("div", { class: "muted" }, t("vm.waiting.gunner")),

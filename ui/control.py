@@ -21,7 +21,8 @@ JSON object per line out. Commands:
 - ``{"cmd": "submit", "intent": {...}}`` → the same path a widget uses (refusals go to the toast).
 - ``{"cmd": "toasts"}`` → every toast shown (text, kind) since the last time it was asked.
 - ``{"cmd": "clipped"}`` → every text on screen (or in a scroll view) that does not fit its place
-  (see :func:`overflow`), and every box whose contents do not fit it (see :func:`crowded`).
+  (see :func:`overflow`), every box whose contents do not fit it (see :func:`crowded`), and every
+  grid of like labels drawn at uneven sizes (see :func:`uneven`).
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ from kivy.clock import Clock
 from kivy.core.window import Window
 from kivy.input.motionevent import MotionEvent
 from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.gridlayout import GridLayout
 from kivy.uix.label import Label
 from kivy.uix.modalview import ModalView
 from kivy.uix.scrollview import ScrollView
@@ -187,6 +189,17 @@ def overflow(label: Label) -> str:
     if height - pad_y > room_h + 1:
         return f"lines cut off: needs {height - pad_y:.0f} px high, has {room_h:.0f}"
     return ""
+
+
+def uneven(grid: GridLayout) -> str:
+    """Why a grid of like labels (chips, buttons of one kind) reads unevenly, or "": their text
+    drawn at different sizes (the large-text mode shrinks a long word to its cell; a grid keeps
+    one size, as a printed table does)."""
+    cells = [c for c in grid.children if isinstance(c, Label) and c.text.strip()]
+    if getattr(grid, "mixed_sizes", False) or len(cells) < 2 or len({type(c) for c in cells}) != 1:
+        return ""
+    sizes = sorted({round(float(c.font_size)) for c in cells})
+    return f"uneven sizes in one grid: {', '.join(map(str, sizes))} px" if len(sizes) > 1 else ""
 
 
 def crowded(box: BoxLayout) -> str:
@@ -343,6 +356,11 @@ class Control:
                     why = overflow(w)
                     if why:
                         found.append({"text": w.text, "tid": getattr(w, "tid", ""), "why": why})
+                elif isinstance(w, GridLayout) and shown and not covered(w):
+                    why = uneven(w)
+                    if why:
+                        words = " · ".join(plain(c.text) for c in reversed(w.children) if isinstance(c, Label))
+                        found.append({"text": words, "tid": getattr(w, "tid", ""), "why": why})
                 elif isinstance(w, BoxLayout) and shown and not covered(w):
                     why = crowded(w)
                     if why:

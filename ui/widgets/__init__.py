@@ -24,7 +24,7 @@ from ui.widgets.controls import Choice, NameInput, Stepper, choice_id
 from ui.widgets.dialogs import Dialog, Toast, confirm
 from ui.widgets.inplace import LIVE, Style, button_part, chip_part, style_of, text_part
 from ui.widgets.layout import autogrid, fit_height, flow, hbox, scroll, spacer, vbox
-from ui.widgets.text import FALLBACK_FONT, MISSING_GLYPHS, drawable, large_where_it_fits, plain
+from ui.widgets.text import FALLBACK_FONT, MISSING_GLYPHS, drawable, large_where_it_fits, one_size, plain
 
 __all__ = [
     "FALLBACK_FONT",
@@ -51,6 +51,7 @@ __all__ = [
     "flow",
     "hbox",
     "large_where_it_fits",
+    "one_size",
     "plain",
     "scroll",
     "spacer",

@@ -17,6 +17,7 @@ from typing import Any
 from kivy.metrics import dp
 from kivy.resources import resource_find
 from kivy.uix.label import Label
+from kivy.uix.widget import Widget
 from kivy.utils import escape_markup
 
 from ui import theme
@@ -94,3 +95,43 @@ def large_where_it_fits(label: Label, normal: float, one_line: bool, inset: floa
         label.font_size = size
 
     label.bind(size=fit, text=fit, parent=fit)  # a fixed size is set before: fit when it is placed
+
+
+def one_size(grid: Widget) -> Widget:
+    """The like labels of ``grid`` (its cells) drawn at one size, the largest every one of them fits
+    at, as a printed table does (else a long word shrinks alone: "Monument" in large text, a button's
+    "Universidad" that shrinks to fit in Spanish). Each
+    cell still fits itself (:func:`large_where_it_fits`, a button's own fitting); the size it
+    chose is remembered, and every cell is drawn at the smallest of those — so when a cell's own
+    size grows again (its place was laid out), the grid's grows with it."""
+    own: dict[int, float] = {}  # each cell's own fitted size, by id
+    busy: list[bool] = []
+
+    def even() -> None:
+        cells = [c for c in grid.children if isinstance(c, Label) and c.text.strip()]
+        if len(cells) < 2:
+            return
+        smallest = min(own.get(id(c), float(c.font_size)) for c in cells)
+        busy.append(True)
+        try:
+            for c in cells:
+                if float(c.font_size) != smallest:
+                    c.font_size = smallest
+        finally:
+            busy.clear()
+
+    def fitted(cell: Widget, size: float) -> None:
+        if not busy:  # the cell fitted itself: remember its size, then even the grid
+            own[id(cell)] = float(size)
+            even()
+
+    def watch(_grid: Widget, children: list[Widget]) -> None:
+        for c in children:
+            if isinstance(c, Label) and id(c) not in own:
+                own[id(c)] = float(c.font_size)
+                c.bind(font_size=fitted)
+        even()
+
+    grid.bind(children=watch)
+    watch(grid, list(grid.children))
+    return grid

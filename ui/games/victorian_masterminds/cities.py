@@ -14,7 +14,7 @@ from kivy.uix.widget import Widget
 from ui import theme
 from ui.games.base import num, obj, seq_of, strs, txt
 from ui.parts import Part
-from ui.widgets import Chip, Lbl, Panel, TapPanel, chip_part, hbox
+from ui.widgets import Chip, Lbl, Panel, TapPanel, chip_part, hbox, one_size
 
 if TYPE_CHECKING:
     from ui.games.victorian_masterminds.screen import Screen
@@ -105,4 +105,4 @@ def city_buildings(tv: Screen, standing: frozenset[str]) -> Widget:
                 size=dp(14),
             )
         )
-    return grid
+    return one_size(grid)  # "Monument" at the size of "Factory" (large text)

@@ -34,6 +34,7 @@ def end_body(tv: Screen, msg: JSONObject) -> Widget:
         )
     )
     grid = autogrid(len(PARTS) + 2, dp(2), row_force_default=True, row_default_height=dp(40))
+    grid.mixed_sizes = True  # headings small, totals large: a score sheet, not a grid of like cells
     grid.add_widget(Lbl("", size_hint_x=None, width=dp(60)))
     grid.add_widget(Lbl("", size_hint_x=None, width=dp(150)))
     for part in PARTS:

@@ -17,7 +17,7 @@ from ui import theme
 from ui.games.base import num, obj, seq_of, strs, txt
 from ui.games.victorian_masterminds import corrections
 from ui.parts import Part
-from ui.widgets import Btn, Dialog, Lbl, autogrid, button_part, chip_part, fit_height, hbox, text_part, vbox
+from ui.widgets import Btn, Dialog, Lbl, autogrid, button_part, chip_part, fit_height, hbox, one_size, text_part, vbox
 
 if TYPE_CHECKING:
     from ui.games.victorian_masterminds.screen import Screen
@@ -48,7 +48,7 @@ def resolution_rows(tv: Screen, acts: dict[str, JSONObject]) -> list[Part]:
 
 
 def answer_grid(cols: int) -> Widget:
-    return autogrid(cols, dp(4))
+    return one_size(autogrid(cols, dp(4)))  # one size for every answer (large text)
 
 
 def sequence_part(tv: Screen, r: JSONObject) -> Part:

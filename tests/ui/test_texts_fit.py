@@ -129,6 +129,7 @@ def saved_games(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[st
         "myk_count": game_at(data, "mykerinos", "Mykerinos, relevé", counting, four),
         "myk_choose": game_at(data, "mykerinos", "Mykerinos, choix", choosing, four),
         "sy": game_at(data, "scotland_yard", "Scotland Yard", busy_sy),
+        "sy_start": saved_game(data, "scotland_yard", "Scotland Yard, départ", until=lambda message: True),
         "sy_table_x": game_at(
             data,
             "scotland_yard",
@@ -230,6 +231,7 @@ def test_every_text_fits_its_place_on_every_screen(
             app.tap("new.back")
             app.wait(lambda s, rules=rules: f"new.{rules}" in s["tids"])
         for key, screen, name in [
+            ("sy_start", "game", "table-scotland_yard-start"),
             ("sy_table_x", "game", "table-scotland_yard-table-x"),
             ("sy_yard", "game", "table-scotland_yard-table-detectives"),
             ("vm", "game", "table-victorian_masterminds"),
@@ -245,6 +247,13 @@ def test_every_text_fits_its_place_on_every_screen(
         ]:
             open_saved(key, screen)
             check(name)
+            if key == "sy_start":  # the start cards' last row, scrolled into view by a tap on its last card
+                cards = [t for t in app.state()["tids"] if t.startswith("sy.place.card.")]
+                last = max(cards, key=lambda t: int(t.rsplit(".", 1)[1]))
+                app.tap(last)
+                shown = app.state()["tids"][last]  # the tap drew the panel again: it stays where it was scrolled
+                assert not shown.get("partly") and not shown.get("scrolled_away"), shown
+                check(f"{name}-cards")
         app.tap("end.home")
         app.wait_screen("start")
         app.tap("start.saved")

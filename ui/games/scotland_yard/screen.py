@@ -22,6 +22,7 @@ class Screen(base.TableView):
         self.selected: str | None = None  # the figure whose destinations are shown
         self.placing: dict[str, int] = {}  # D cards entered by hand before the start
         self.placing_figure: str | None = None
+        self.start_scroll = 1.0  # where the start panel is scrolled to (1: its top), kept across redraws
 
     # -- reading the snapshot -----------------------------------------------------------------------
     def intents(self) -> list[JSON]:

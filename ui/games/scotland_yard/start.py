@@ -72,7 +72,12 @@ def start_panel(
     if not x_placed:
         draws = tv.t("ui.sy.x_draws_table") if table_plays_x else tv.t("ui.sy.x_draws")
         box.add_widget(Lbl(draws, colour=theme.WARN, wrap=True, tid="sy.x_draws"))
-    return scroll(box, tid="sy.start")
+    # A tap on a card draws the panel again: it keeps where it was scrolled to (in large text the
+    # cards' last rows need scrolling, and jumping back to the top hid the row just tapped).
+    view = scroll(box, tid="sy.start")
+    view.scroll_y = tv.start_scroll
+    view.bind(scroll_y=lambda _view, y: setattr(tv, "start_scroll", y))
+    return view
 
 
 def placement(

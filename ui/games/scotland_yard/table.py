@@ -31,7 +31,7 @@ class TableView(Screen):
         if self.selected is not None and self.selected not in self.moves():
             self.selected = None
         if txt(self.view.get("phase")) != "start":
-            self.placing, self.placing_figure = {}, None
+            self.placing, self.placing_figure, self.start_scroll = {}, None, 1.0
         names = [txt(f) for f in seq_of(obj(self.legal).get("figures"))]
         if names and self.placing_figure not in names:
             self.placing_figure = next((f for f in names if f not in self.placing), None)

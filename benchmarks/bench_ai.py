@@ -30,7 +30,8 @@ time, measured here; the cgroup CPU quota that makes it run at the Pi's speed), 
 AI's decisions of ``--pi-games`` games per level against the strongest team in a worker process
 capped to that quota, and reports the wall time of each decision there (the Pi's CPU seconds:
 one thread, one capped core), median, p90 and max per level, with the AI's own CPU budget scaled
-to the cap so it stops where it would on a Pi.
+to the cap so it stops where it would on a Pi; then the same for the table's detectives
+(``pi_timing.run_detectives``: each level against Mister X ``normal``).
 """
 
 from __future__ import annotations
@@ -302,6 +303,7 @@ def main() -> None:
         import pi_timing
 
         report["pi_speed"] = pi_timing.run(args.pi_games, args.detectives)
+        report["pi_speed_detectives"] = pi_timing.run_detectives(args.pi_games, args.detectives)
     if args.json:
         args.json.write_text(json.dumps(report, indent=1))
 

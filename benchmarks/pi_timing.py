@@ -1,4 +1,5 @@
-"""The AI's decision time on one Raspberry Pi 4 core (``bench_ai.py --pi-speed``).
+"""The AI's decision time on one Raspberry Pi 4 core (``bench_ai.py --pi-speed``), Mister X's
+(:func:`run`) and the table's detectives' (:func:`run_detectives`).
 
 Games of each level against the strongest team are played here, uncapped; every one of Mister
 X's decisions is made by a worker process inside the Pi-speed cgroup (``pispeed.CpuCap``), which
@@ -14,6 +15,7 @@ from __future__ import annotations
 import multiprocessing
 import random
 import time
+from dataclasses import replace
 from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
@@ -23,7 +25,7 @@ from ai_teams import TEAMS
 from sy_games import MRX, commit, quantiles, start
 
 from companion.core import TABLE
-from companion.games.scotland_yard import RULES, ai
+from companion.games.scotland_yard import RULES, ai, detectives_ai
 from companion.games.scotland_yard.model import Move
 
 TEAM = "hunter"
@@ -40,6 +42,69 @@ def _worker(path: str | None, conn: Connection) -> None:
         w0, c0 = time.perf_counter(), time.thread_time()
         decision = ai.decide(state, level, seed, budget)
         conn.send((decision.choice, time.perf_counter() - w0, time.thread_time() - c0, decision.cut))
+
+
+def _d_worker(path: str | None, conn: Connection) -> None:
+    """The table's detectives' decisions, timed inside the Pi-speed cgroup."""
+    if path is not None:
+        pispeed.CpuCap.join(Path(path))
+    while True:
+        job = conn.recv()
+        if job is None:
+            return
+        state, level, seed = job
+        w0, c0 = time.perf_counter(), time.thread_time()
+        choice = detectives_ai.decide(state, level, seed)
+        conn.send(((choice.figure, choice.line, choice.station), time.perf_counter() - w0, time.thread_time() - c0))
+
+
+def run_detectives(games: int, detectives: int, x_level: str = "normal") -> dict[str, Any]:
+    """Time every decision of the table's detectives (playing every figure) at each level in
+    ``games`` games against Mister X played by the product AI at ``x_level`` (uncapped, here: his
+    time is not measured). Each decision is one figure's move; the detectives' AI has no CPU budget
+    (it does not search), so none is cut."""
+    reason = pispeed.unavailable()
+    cal = pispeed.calibrate(check=reason is None)
+    print(cal.describe(), flush=True)
+    if reason:
+        print(f"Pi-speed cap UNAVAILABLE ({reason}): the times below are this machine's, uncapped", flush=True)
+    ctx = multiprocessing.get_context("fork")
+    out: dict[str, Any] = {"calibration": cal.as_json(), "capped": reason is None, "games": games, "levels": {}}
+    print(f"The table's detectives' decisions at Pi speed: {games} games per level vs Mister X {x_level}")
+    wall = "Pi s (capped wall)" if reason is None else "UNCAPPED wall s"
+    print(f"{'level':<7} | {'decisions':>9} | {wall:<18}: median, p90, max | host CPU x ratio: median, p90, max")
+    cap = pispeed.CpuCap(cal, f"companion-pispeed-dai-{id(out)}")
+    with cap if reason is None else _Nothing():
+        for level in detectives_ai.LEVELS:
+            mine, theirs = ctx.Pipe()
+            worker = ctx.Process(target=_d_worker, args=(str(cap.path) if reason is None else None, theirs))
+            worker.start()
+            walls: list[float] = []
+            cpus: list[float] = []
+            for seed in range(games):
+                state, table_rng = start(seed, detectives)
+                while state.end is None:
+                    if state.phase == "x":
+                        choice = ai.choose(state, x_level, seed, None)
+                        state = commit(state, RULES.decide(state, choice, MRX, table_rng))
+                    else:
+                        ours = replace(state, d_ai=level, by_table=tuple(True for _ in state.figures))
+                        mine.send((ours, level, seed))  # the rules move them as the players (no pawn waits)
+                        (i, line, station), wall_s, cpu = mine.recv()
+                        walls.append(wall_s)
+                        cpus.append(cal.pi_seconds(cpu))
+                        move = Move(state.figures[i], line, station)
+                        state = commit(state, RULES.decide(state, move, TABLE, table_rng))
+            mine.send(None)
+            worker.join()
+            w, c = _quantiles(walls), _quantiles(cpus)
+            out["levels"][level] = {"decisions": len(walls), "pi_wall": w, "pi_from_cpu": c}
+            print(
+                f"{level:<7} | {len(walls):>9} | {w['median']:.3f}, {w['p90']:.3f}, {w['max']:.3f}"
+                f"{'':>16} | {c['median']:.3f}, {c['p90']:.3f}, {c['max']:.3f}",
+                flush=True,
+            )
+    return out
 
 
 def _quantiles(samples: list[float]) -> dict[str, float]:

@@ -48,7 +48,9 @@ from kivy.uix.scrollview import ScrollView
 from kivy.uix.textinput import TextInput
 from kivy.uix.widget import Widget
 
+from ui import theme
 from ui.widgets import plain
+from ui.widgets.text import fits
 
 if TYPE_CHECKING:
     from ui.shell import CompanionApp
@@ -188,6 +190,22 @@ def overflow(label: Label) -> str:
     room_h = max(float(box_h if box_h is not None else label.height), label.height) - pad_y
     if height - pad_y > room_h + 1:
         return f"lines cut off: needs {height - pad_y:.0f} px high, has {room_h:.0f}"
+    return ""
+
+
+def not_large(label: Label) -> str:
+    """Large text: why ``label`` is drawn smaller than the mode asks though its place has room for
+    the large size (a label made before the mode was known, or not fitted again), or ""."""
+    normal = getattr(label, "normal_size", None)
+    if not theme.large_text() or normal is None or hasattr(label, "largest_size") or label._label is None:
+        return ""  # not one of ours, or a wrapping label a crowded panel may give back its normal size
+    largest = theme.font(normal)
+    if float(label.font_size) >= largest - 0.5 or label.width <= 1 or not label.text.strip():
+        return ""
+    pad = label._label.options["padding"]
+    room_w, room_h = label.width - pad[0] - pad[2], label.height - pad[1] - pad[3]
+    if fits(label, largest, bool(label.shorten), room_w, room_h):
+        return f"not large: drawn at {float(label.font_size):.0f} px, {largest:.0f} px fits"
     return ""
 
 
@@ -353,7 +371,7 @@ class Control:
             for w in walk(root):
                 shown = visible(w) or scrollable_to(w)  # a finger can scroll it into view
                 if isinstance(w, Label) and shown and not covered(w) and w is not self.app.toast:
-                    why = overflow(w)
+                    why = overflow(w) or not_large(w)
                     if why:
                         found.append({"text": w.text, "tid": getattr(w, "tid", ""), "why": why})
                 elif isinstance(w, GridLayout) and shown and not covered(w):

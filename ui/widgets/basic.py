@@ -125,9 +125,12 @@ class Lbl(Label):
         normal: float = self.normal_size
         while size > normal and not fits(self, size, True, room_w, room_h):  # large text: back to normal
             size = max(normal, size - dp(1))
-        while size > smallest and self._measure(size, None)[0] > room_w:
+        # a margin: Kivy shortens by its own measure, word by word and a little wider (an ellipsis
+        # in a travel-log box: "3 Bla…")
+        room_line = room_w - dp(4)
+        while size > smallest and self._measure(size, None)[0] > room_line:
             size = max(smallest, size - dp(1))
-        one_line = self._measure(size, None)[0] <= room_w
+        one_line = self._measure(size, None)[0] <= room_line
         two_lines = not one_line and self._measure(size, self.width)[1] <= room_h
         self.font_size = size
         self.shorten = not two_lines  # still too long for two lines: shortened with an ellipsis

@@ -39,7 +39,8 @@ def end_body(tv: Screen, msg: JSONObject) -> Widget:
     grid.add_widget(Lbl("", size_hint_x=None, width=dp(150)))
     for part in PARTS:
         grid.add_widget(
-            Lbl(tv.t(f"ui.vm.score.{part}"), size=dp(14), colour=theme.MUTED, halign="center", one_line=True)
+            # smaller, or on two lines, where a heading is long ("Fichas de caos" in a 91 px column)
+            Lbl(tv.t(f"ui.vm.score.{part}"), size=dp(14), colour=theme.MUTED, halign="center", fit=dp(10))
         )
     players = sorted((obj(p) for p in seq_of(v.get("players"))), key=lambda p: num(places.get(txt(p.get("seat"))), 9))
     for p in players:

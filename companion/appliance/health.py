@@ -3,7 +3,8 @@
 Three things lose a table's evening without a word in the game: saved games kept in RAM (an
 overlay file system, raspi-config's "Overlay File System", or a tmpfs), a power supply too weak for
 the Pi (under-voltage: SD card corruption, readers that drop out) and a Pi slowed down by heat or
-power (throttling). A file the app found damaged and set aside (``companion.files.set_aside``:
+power (throttling), and the phones' own Wi-Fi (``companion hotspot on``) set up but not up. A
+file the app found damaged and set aside (``companion.files.set_aside``:
 the saved games, the tag table, the host token) is a fourth, said until the host removes the copy.
 :func:`warnings` turns :mod:`.facts` into message codes with parameters (texts
 in this package's catalogue, every language); :class:`HealthWatch` reads them again every
@@ -19,7 +20,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from companion.appliance import facts
+from companion.appliance import facts, hotspot
 from companion.files import DAMAGED, STORE_FILE, damaged_copies
 
 log = logging.getLogger(__name__)
@@ -62,8 +63,11 @@ def damaged(data_dir: Path, games: bool | None = None) -> list[Warning_]:
 
 
 def read(data_dir: Path) -> list[Warning_]:
-    """:func:`warnings` from this machine (blocking: run it off the loop)."""
-    return warnings(data_dir, facts.throttled(), facts.storage(data_dir))
+    """:func:`warnings` from this machine, and the hotspot set up but down (blocking: run it off
+    the loop)."""
+    down = hotspot.quiet_failure()
+    off = [("appliance.health.hotspot_down", down)] if down is not None else []
+    return [*warnings(data_dir, facts.throttled(), facts.storage(data_dir)), *off]
 
 
 class HealthWatch:

@@ -108,6 +108,32 @@ class Hotspot:
         return True
 
 
+def quiet_failure(runner: Runner = _run) -> dict[str, str] | None:
+    """The hotspot set up to come up at boot (``companion hotspot on``) but not up now — phones then
+    look for a Wi-Fi that is not there, and nothing at the table says so. ``{"ssid", "state"}``
+    (``state``: the Wi-Fi device's, e.g. ``unavailable`` when the radio is blocked), or None: no
+    NetworkManager, no hotspot, switched off on purpose, or up. Blocking: run it off the loop."""
+    if shutil.which("nmcli") is None:
+        return None
+    try:
+        shown = runner(
+            ["nmcli", "-t", "-f", "802-11-wireless.ssid,connection.autoconnect", "connection", "show", "id", CONNECTION]
+        )
+        if shown.returncode != 0:
+            return None  # no such connection: the hotspot was never set up
+        fields = dict(line.partition(":")[::2] for line in shown.stdout.splitlines())
+        if fields.get("connection.autoconnect") != "yes":
+            return None  # ``companion hotspot off``
+        active = runner(["nmcli", "-t", "-f", "NAME", "connection", "show", "--active"])
+        if active.returncode == 0 and CONNECTION in active.stdout.splitlines():
+            return None
+        devices = runner(["nmcli", "-t", "-f", "TYPE,STATE", "device"])
+        states = [line.partition(":")[2] for line in devices.stdout.splitlines() if line.startswith("wifi:")]
+    except (OSError, subprocess.SubprocessError):
+        return None  # NetworkManager not answering is not the hotspot's own failure
+    return {"ssid": fields.get("802-11-wireless.ssid", ""), "state": states[0] if states else "no Wi-Fi device"}
+
+
 def add_commands(subparsers: Any) -> None:
     p = subparsers.add_parser("hotspot", help="the Pi's own Wi-Fi for the phones (NetworkManager)")
     p.add_argument("action", choices=("on", "off", "status"), help="on: open the network, off: close it, status: tell")

@@ -57,6 +57,47 @@ def test_under_voltage_shows_on_the_start_screen_and_the_host_page(display: str,
         app.stop()
 
 
+def nmcli_down(folder: Path, ssid: str) -> Path:
+    """NetworkManager's nmcli as on a Pi whose hotspot is set up to come up at boot (``companion
+    hotspot on``) but is not up: its Wi-Fi radio blocked (rfkill), the device "unavailable"."""
+    folder.mkdir(exist_ok=True)
+    exe = folder / "nmcli"
+    exe.write_text(
+        "#!/bin/sh\n"
+        'case "$*" in\n'
+        '  *"connection show id companion-hotspot")\n'
+        f'    printf "802-11-wireless.ssid:{ssid}\\nconnection.autoconnect:yes\\n" ;;\n'
+        '  *"connection show --active") echo "lo" ;;\n'
+        '  *"TYPE,STATE device") printf "wifi:unavailable\\nloopback:unmanaged\\n" ;;\n'
+        "  *) exit 2 ;;\n"
+        "esac\n"
+    )
+    exe.chmod(0o755)
+    return folder
+
+
+def test_a_hotspot_set_up_but_down_is_said_on_the_start_screen_and_the_host_page(display: str, tmp_path: Path) -> None:
+    """Issue 42: phones look for the table's own Wi-Fi, which is not there, and only NetworkManager
+    knows. The start screen and the host page say so, with the network's name and the radio's state."""
+    import os
+
+    bin_dir = nmcli_down(vcgencmd(tmp_path / "bin", "0x0"), "Spieleabend")
+    app = AppProcess(display, tmp_path, extra_env={"PATH": f"{bin_dir}:{os.environ['PATH']}"})
+    app.start()
+    try:
+        state = app.wait(lambda s: "start.health" in s["tids"], timeout=30, what="the hotspot's warning")
+        shown = [t for t in state["texts"] if t.startswith("The phones' Wi-Fi")]
+        assert shown == [
+            "The phones' Wi-Fi “Spieleabend” is set up but not on (Wi-Fi: unavailable): phones cannot join it. "
+            "Check the Wi-Fi, then: sudo companion hotspot on"
+        ]
+        app.screenshot("start_hotspot_down")
+        token = HostLink(app.data).token()
+        assert asyncio.run(host_warnings(app.info()["port"], token)) == shown
+    finally:
+        app.stop()
+
+
 def test_a_healthy_pi_shows_no_warning(display: str, tmp_path: Path) -> None:
     import os
 

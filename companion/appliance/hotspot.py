@@ -131,7 +131,10 @@ def quiet_failure(runner: Runner = _run) -> dict[str, str] | None:
         states = [line.partition(":")[2] for line in devices.stdout.splitlines() if line.startswith("wifi:")]
     except (OSError, subprocess.SubprocessError):
         return None  # NetworkManager not answering is not the hotspot's own failure
-    return {"ssid": fields.get("802-11-wireless.ssid", ""), "state": states[0] if states else "no Wi-Fi device"}
+    if states and "connecting" in states[0]:
+        return None  # on its way up (at boot): not a failure yet
+    ssid = fields.get("802-11-wireless.ssid", "").replace("\\:", ":").replace("\\\\", "\\")  # terse mode escapes
+    return {"ssid": ssid, "state": states[0] if states else "no Wi-Fi device"}
 
 
 def add_commands(subparsers: Any) -> None:

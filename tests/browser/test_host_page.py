@@ -411,6 +411,10 @@ def test_the_tables_detectives_set_up_on_the_host_page_move_and_wait_for_their_p
                 await host.click("[data-tab=new]")
                 await host.click("[data-choose=scotland_yard]")
                 assert await host.locator("[data-table-plays]").count() == 0  # players, by default
+                await host.click("[data-mrx=hard]")  # the table plays him: it does not offer the detectives too
+                await host.wait_for_selector("[data-mrx=hard].sel", timeout=WAIT)
+                assert await host.locator("[data-detectives]").count() == 0
+                await host.click("[data-mrx=player]")
                 await host.click("[data-detectives=normal]")
                 await host.wait_for_selector("[data-detectives=normal].sel", timeout=WAIT)
                 await host.click("[data-add=detectives]")
@@ -418,6 +422,11 @@ def test_the_tables_detectives_set_up_on_the_host_page_move_and_wait_for_their_p
                 await host.fill("[data-input=mister_x]", "Xavier")
                 await host.click("[data-table-plays=d1]")  # Dora plays detective 1 herself
                 await host.wait_for_selector("[data-table-plays=d1]:not(.sel)", timeout=WAIT)
+                for seat in ("d2", "d3", "bobbies"):  # the table keeps one at least: the last stays chosen
+                    await host.click(f"[data-table-plays={seat}]")
+                assert await host.locator("[data-table-plays].sel").all_inner_texts() == ["Bobbies"]
+                for seat in ("d2", "d3"):
+                    await host.click(f"[data-table-plays={seat}]")
                 labels = await host.locator("[data-table-plays]").all_inner_texts()
                 assert labels == ["Dora", "Detective 2", "Detective 3", "Bobbies"], labels
                 await shot(host, "new-scotland-yard-table-detectives")

@@ -185,6 +185,16 @@ def test_a_whole_game_with_the_tables_detectives(display: str, tmp_path: Path) -
         d1 = phones["d1"].state(snap["seq"])
         assert '"secret"' not in "".join(phones["d1"].phone.received)  # detective 1 never saw his station
         assert d1["view"]["end"] == view["end"]
+
+        # The next game's form starts from this one: the table's detectives, 3 seats, 1 person's, the names.
+        app.tap("end.home")
+        app.wait_screen("start")
+        app.tap("start.new")
+        app.tap("new.scotland_yard")
+        form = app.wait(lambda s: "setup.sy.people.1" in s["tids"], what="the table's detectives remembered")
+        assert form["tids"]["setup.sy.name.1"]["text"] == "Ann" and "setup.sy.name.2" not in form["tids"]
+        assert form["tids"]["setup.sy.name.mrx"]["text"] == "Xavier"
+        app.screenshot("sy_yard_remembered")
     finally:
         for p in phones.values():
             p.close()

@@ -187,6 +187,7 @@ class Btn(Button):
         self._selected, self._bold = selected, bold or selected
         self._normal = theme.ACCENT if selected else colour
         self.bind(state=self._show_state, disabled=self._show_state)
+        self._show_state()  # a button made disabled looks it from the start
 
     def _wrap(self) -> None:
         room = max(1.0, self.width - dp(10))

@@ -104,14 +104,13 @@ def one_size(grid: Widget) -> Widget:
     cell still fits itself (:func:`large_where_it_fits`, a button's own fitting); the size it
     chose is remembered, and every cell is drawn at the smallest of those — so when a cell's own
     size grows again (its place was laid out), the grid's grows with it."""
-    own: dict[int, float] = {}  # each cell's own fitted size, by id
     busy: list[bool] = []
 
     def even() -> None:
         cells = [c for c in grid.children if isinstance(c, Label) and c.text.strip()]
         if len(cells) < 2:
             return
-        smallest = min(own.get(id(c), float(c.font_size)) for c in cells)
+        smallest = min(getattr(c, "own_size", float(c.font_size)) for c in cells)
         busy.append(True)
         try:
             for c in cells:
@@ -121,14 +120,14 @@ def one_size(grid: Widget) -> Widget:
             busy.clear()
 
     def fitted(cell: Widget, size: float) -> None:
-        if not busy:  # the cell fitted itself: remember its size, then even the grid
-            own[id(cell)] = float(size)
+        if not busy:  # the cell fitted itself: remember its size (on the cell), then even the grid
+            cell.own_size = float(size)
             even()
 
     def watch(_grid: Widget, children: list[Widget]) -> None:
         for c in children:
-            if isinstance(c, Label) and id(c) not in own:
-                own[id(c)] = float(c.font_size)
+            if isinstance(c, Label) and not hasattr(c, "own_size"):
+                c.own_size = float(c.font_size)
                 c.bind(font_size=fitted)
         even()
 

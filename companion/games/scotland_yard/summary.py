@@ -51,8 +51,8 @@ class ScotlandYardSummary:
         SetupKey("mister_x_ai", "choice", choices=LEVELS, example="hard"),  # before his name: the host page hides it
         SetupKey("mister_x", "text", example="Xavier", remembered=True),
         SetupKey("detectives", "texts", required=True, example="Dora,Emil", remembered=True),
-        SetupKey("detectives_ai", "choice", choices=LEVELS, example="normal"),
-        SetupKey("table_detectives", "texts", example="d2,bobbies"),
+        SetupKey("detectives_ai", "choice", choices=LEVELS, example="normal", remembered=True),
+        SetupKey("table_detectives", "texts", example="d2,bobbies", remembered=True),
         SetupKey("tracker", "flag", example="true"),
         SetupKey("bobbies_keep_game_alive", "flag", example="false"),
         SetupKey("board", "json", example='{"remove": [[58, 75, "taxi"]]}'),

@@ -270,7 +270,8 @@ export const host = {
   fields: {
     mister_x_ai(k, { el, t, field, form, facts, rerender }) {
       const pick = (level) => {
-        if (level) { form.mister_x_ai = level; delete form.mister_x; } else delete form.mister_x_ai;
+        // the table never plays both sides (as on the touchscreen): his level ends the table's detectives
+        if (level) { form.mister_x_ai = level; delete form.mister_x; delete form.detectives_ai; } else delete form.mister_x_ai;
         rerender();
       };
       const buttons = [
@@ -283,6 +284,7 @@ export const host = {
     },
     mister_x: (k, { form, plain }) => (form.mister_x_ai ? null : plain(k)),  // his name, when a player is him
     detectives_ai(k, { el, t, field, form, facts, rerender }) {
+      if (form.mister_x_ai) return null;  // offered while a player is Mister X
       const pick = (level) => {
         if (level) form.detectives_ai = level; else delete form.detectives_ai;
         rerender();
@@ -298,12 +300,15 @@ export const host = {
     table_detectives(k, { el, t, field, form, rerender }) {
       if (!form.detectives_ai) return null;
       const people = new Set(form["table_detectives#people"] || []);
+      const words = tableWords(form, t);
       const toggle = (w) => {
-        if (people.has(w)) people.delete(w); else people.add(w);
+        if (people.has(w)) people.delete(w);
+        else if (words.filter(([x]) => !people.has(x)).length > 1) people.add(w);  // the table keeps one at least
+        else return;
         form["table_detectives#people"] = [...people];
         rerender();
       };
-      return field(t("host.sy.table_detectives"), k, el("div", { class: "row" }, tableWords(form, t).map(([w, label]) =>
+      return field(t("host.sy.table_detectives"), k, el("div", { class: "row" }, words.map(([w, label]) =>
         el("button", { class: people.has(w) ? "" : "sel", "data-table-plays": w, onclick: () => toggle(w) }, label))),
         el("p", { class: "muted" }, t("host.sy.table_detectives_note")));
     },

@@ -47,7 +47,7 @@ from dataclasses import dataclass
 
 from companion.core.frozen import replace
 from companion.games.scotland_yard import detectives_ai, moves
-from companion.games.scotland_yard.ai_maps import Maps, maps
+from companion.games.scotland_yard.ai_maps import Maps, maps, mask_rows
 from companion.games.scotland_yard.board import LAND, Board
 from companion.games.scotland_yard.model import NORMAL, REVEALS, ROUNDS, SYState
 
@@ -170,38 +170,6 @@ def d_team(state: SYState, rng: random.Random) -> Option:
 
 
 # ------------------------------------------------------------------------------------- hunter
-
-
-def _mask(state: SYState, i: int) -> int:
-    purse = state.purse_of[i]
-    if purse < 0:
-        return 7
-    return sum(1 << k for k in range(3) if state.purses[purse][k] > 0)
-
-
-@functools.cache
-def _mask_dist(board: Board) -> Callable[[int, int], bytes]:
-    m = maps(board)
-
-    @functools.cache
-    def row(mask: int, source: int) -> bytes:
-        """Moves a figure holding the lines in ``mask`` needs from ``source`` to every station."""
-        out = bytearray([99]) * len(m.dist)
-        out[source] = 0
-        frontier = [source]
-        d = 0
-        while frontier:
-            d += 1
-            nxt = []
-            for here in frontier:
-                for n in m.reach(here, mask):
-                    if out[n] == 99:
-                        out[n] = d
-                        nxt.append(n)
-            frontier = nxt
-        return bytes(out)
-
-    return row
 
 
 def _x_reach(m: Maps, sources: Iterable[int], black: bool, horizon: int) -> list[tuple[int, int]]:
@@ -330,7 +298,7 @@ class Hunter:
             self.weights = dict.fromkeys(state.candidates, 1.0)
         if len(state.route) > self.seen and not any(state.moved):
             occupied = set(state.positions)
-            zone = {n for i, p in enumerate(state.positions) if p for n in m.reach(p, _mask(state, i))}
+            zone = {n for i, p in enumerate(state.positions) if p for n in m.reach(p, detectives_ai.mask(state, i))}
             for f in state.route[self.seen :]:
                 if f.field in REVEALS:
                     self.weights = {f.station: 1.0}
@@ -364,8 +332,8 @@ class Hunter:
         todo = moves.to_move(state)
         options = {i: options_of(state, i) for i in todo}
         todo = [i for i in todo if options[i]]
-        masks = {i: _mask(state, i) for i in range(len(state.figures))}
-        plan = _Plan(m, state, todo, options, _mask_dist(state.board), masks, weights)
+        masks = {i: detectives_ai.mask(state, i) for i in range(len(state.figures))}
+        plan = _Plan(m, state, todo, options, mask_rows(state.board), masks, weights)
         chosen = plan.solve()
         landing = [o for o in chosen.values() if o[2] in state.candidates]
         return min(landing, key=lambda o: (-weights[o[2]], o)) if landing else chosen[todo[0]]

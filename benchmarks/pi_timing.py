@@ -12,9 +12,11 @@ reported too. Without cgroups (not root), the worker runs uncapped and the table
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import random
 import time
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from multiprocessing.connection import Connection
 from pathlib import Path
@@ -31,7 +33,7 @@ from companion.games.scotland_yard.model import Move
 TEAM = "hunter"
 
 
-def _worker(path: str | None, conn: Connection) -> None:
+def _x_worker(path: str | None, conn: Connection) -> None:
     if path is not None:
         pispeed.CpuCap.join(Path(path))
     while True:
@@ -58,52 +60,75 @@ def _d_worker(path: str | None, conn: Connection) -> None:
         conn.send(((choice.figure, choice.line, choice.station), time.perf_counter() - w0, time.thread_time() - c0))
 
 
-def run_detectives(games: int, detectives: int, x_level: str = "normal") -> dict[str, Any]:
-    """Time every decision of the table's detectives (playing every figure) at each level in
-    ``games`` games against Mister X played by the product AI at ``x_level`` (uncapped, here: his
-    time is not measured). Each decision is one figure's move; the detectives' AI has no CPU budget
-    (it does not search), so none is cut."""
+def _calibrated() -> tuple[str | None, pispeed.Calibration]:
+    """The calibration, said, and why the cap is unavailable (``None``: it is there)."""
     reason = pispeed.unavailable()
     cal = pispeed.calibrate(check=reason is None)
     print(cal.describe(), flush=True)
     if reason:
         print(f"Pi-speed cap UNAVAILABLE ({reason}): the times below are this machine's, uncapped", flush=True)
-    ctx = multiprocessing.get_context("fork")
+    return reason, cal
+
+
+def _header(reason: str | None, tail: str = "") -> None:
+    wall = "Pi s (capped wall)" if reason is None else "UNCAPPED wall s"
+    print(f"{'level':<7} | {'decisions':>9} | {wall:<18}: median, p90, max | host CPU x ratio: median, p90, max{tail}")
+
+
+@contextlib.contextmanager
+def _worker(target: Callable[[str | None, Connection], None], cap_path: str | None) -> Iterator[Connection]:
+    """A forked worker (inside the cap when ``cap_path`` is given) and the pipe to it."""
+    mine, theirs = multiprocessing.get_context("fork").Pipe()
+    worker = multiprocessing.get_context("fork").Process(target=target, args=(cap_path, theirs))
+    worker.start()
+    try:
+        yield mine
+    finally:
+        mine.send(None)
+        worker.join()
+
+
+def _row(level: str, walls: list[float], cpus: list[float], tail: str = "") -> dict[str, Any]:
+    """One level's line of the table, printed; its numbers returned."""
+    w, c = _quantiles(walls), _quantiles(cpus)
+    print(
+        f"{level:<7} | {len(walls):>9} | {w['median']:.3f}, {w['p90']:.3f}, {w['max']:.3f}"
+        f"{'':>16} | {c['median']:.3f}, {c['p90']:.3f}, {c['max']:.3f}{tail}",
+        flush=True,
+    )
+    return {"decisions": len(walls), "pi_wall": w, "pi_from_cpu": c}
+
+
+def run_detectives(games: int, detectives: int, x_level: str = "normal") -> dict[str, Any]:
+    """Time every decision of the table's detectives (playing every figure) at each level in
+    ``games`` games against Mister X played by the product AI at ``x_level`` (uncapped, here: his
+    time is not measured). Each decision is one figure's move; the detectives' AI has no CPU budget
+    (it does not search), so none is cut."""
+    reason, cal = _calibrated()
     out: dict[str, Any] = {"calibration": cal.as_json(), "capped": reason is None, "games": games, "levels": {}}
     print(f"The table's detectives' decisions at Pi speed: {games} games per level vs Mister X {x_level}")
-    wall = "Pi s (capped wall)" if reason is None else "UNCAPPED wall s"
-    print(f"{'level':<7} | {'decisions':>9} | {wall:<18}: median, p90, max | host CPU x ratio: median, p90, max")
+    _header(reason)
     cap = pispeed.CpuCap(cal, f"companion-pispeed-dai-{id(out)}")
     with cap if reason is None else _Nothing():
         for level in detectives_ai.LEVELS:
-            mine, theirs = ctx.Pipe()
-            worker = ctx.Process(target=_d_worker, args=(str(cap.path) if reason is None else None, theirs))
-            worker.start()
             walls: list[float] = []
             cpus: list[float] = []
-            for seed in range(games):
-                state, table_rng = start(seed, detectives)
-                while state.end is None:
-                    if state.phase == "x":
-                        choice = ai.choose(state, x_level, seed, None)
-                        state = commit(state, RULES.decide(state, choice, MRX, table_rng))
-                    else:
+            with _worker(_d_worker, str(cap.path) if reason is None else None) as pipe:
+                for seed in range(games):
+                    state, table_rng = start(seed, detectives)
+                    while state.end is None:
+                        if state.phase == "x":
+                            choice = ai.choose(state, x_level, seed, None)
+                            state = commit(state, RULES.decide(state, choice, MRX, table_rng))
+                            continue
                         ours = replace(state, d_ai=level, by_table=tuple(True for _ in state.figures))
-                        mine.send((ours, level, seed))  # the rules move them as the players (no pawn waits)
-                        (i, line, station), wall_s, cpu = mine.recv()
+                        pipe.send((ours, level, seed))  # the rules move them as the players (no pawn waits)
+                        (i, line, station), wall_s, cpu = pipe.recv()
                         walls.append(wall_s)
                         cpus.append(cal.pi_seconds(cpu))
                         move = Move(state.figures[i], line, station)
                         state = commit(state, RULES.decide(state, move, TABLE, table_rng))
-            mine.send(None)
-            worker.join()
-            w, c = _quantiles(walls), _quantiles(cpus)
-            out["levels"][level] = {"decisions": len(walls), "pi_wall": w, "pi_from_cpu": c}
-            print(
-                f"{level:<7} | {len(walls):>9} | {w['median']:.3f}, {w['p90']:.3f}, {w['max']:.3f}"
-                f"{'':>16} | {c['median']:.3f}, {c['p90']:.3f}, {c['max']:.3f}",
-                flush=True,
-            )
+            out["levels"][level] = _row(level, walls, cpus)
     return out
 
 
@@ -113,54 +138,38 @@ def _quantiles(samples: list[float]) -> dict[str, float]:
 
 def run(games: int, detectives: int) -> dict[str, Any]:
     """Time every level's decisions in ``games`` games (seeds 0..games-1) and print the table."""
-    reason = pispeed.unavailable()
-    cal = pispeed.calibrate(check=reason is None)
-    print(cal.describe(), flush=True)
-    if reason:
-        print(f"Pi-speed cap UNAVAILABLE ({reason}): the times below are this machine's, uncapped", flush=True)
+    reason, cal = _calibrated()
     budget = cal.host_budget(ai.CPU_BUDGET)
-    ctx = multiprocessing.get_context("fork")
     out: dict[str, Any] = {"calibration": cal.as_json(), "capped": reason is None, "games": games, "levels": {}}
     print(
         f"AI decisions at Pi speed: {games} games per level vs {TEAM}, seeds 0..{games - 1}; "
         f"budget {ai.CPU_BUDGET} s of Pi CPU = {budget:.3f} s here"
     )
-    wall = "Pi s (capped wall)" if reason is None else "UNCAPPED wall s"
-    print(f"{'level':<7} | {'decisions':>9} | {wall:<18}: median, p90, max | host CPU x ratio: median, p90, max | cut")
+    _header(reason, " | cut")
     cap = pispeed.CpuCap(cal, f"companion-pispeed-ai-{id(out)}")
     with cap if reason is None else _Nothing():
         for level in ai.LEVELS:
-            mine, theirs = ctx.Pipe()
-            worker = ctx.Process(target=_worker, args=(str(cap.path) if reason is None else None, theirs))
-            worker.start()
             walls: list[float] = []
             cpus: list[float] = []
             cuts = 0
-            for seed in range(games):
-                state, table_rng = start(seed, detectives)
-                team = TEAMS[TEAM]()
-                d_rng = random.Random(f"d/{seed}")
-                while state.end is None:
-                    if state.phase == "x":
-                        mine.send((state, level, seed, budget))
-                        choice, wall, cpu, cut = mine.recv()
-                        walls.append(wall)
-                        cpus.append(cal.pi_seconds(cpu))
-                        cuts += cut
-                        state = commit(state, RULES.decide(state, choice, MRX, table_rng))
-                    else:
-                        i, line, station = team(state, d_rng)
-                        move = Move(state.figures[i], line, station)  # type: ignore[arg-type]
-                        state = commit(state, RULES.decide(state, move, TABLE, table_rng))
-            mine.send(None)
-            worker.join()
-            w, c = _quantiles(walls), _quantiles(cpus)
-            out["levels"][level] = {"decisions": len(walls), "pi_wall": w, "pi_from_cpu": c, "cut": cuts}
-            print(
-                f"{level:<7} | {len(walls):>9} | {w['median']:.3f}, {w['p90']:.3f}, {w['max']:.3f}"
-                f"{'':>16} | {c['median']:.3f}, {c['p90']:.3f}, {c['max']:.3f}{'':>14} | {cuts}",
-                flush=True,
-            )
+            with _worker(_x_worker, str(cap.path) if reason is None else None) as pipe:
+                for seed in range(games):
+                    state, table_rng = start(seed, detectives)
+                    team = TEAMS[TEAM]()
+                    d_rng = random.Random(f"d/{seed}")
+                    while state.end is None:
+                        if state.phase == "x":
+                            pipe.send((state, level, seed, budget))
+                            choice, wall, cpu, cut = pipe.recv()
+                            walls.append(wall)
+                            cpus.append(cal.pi_seconds(cpu))
+                            cuts += cut
+                            state = commit(state, RULES.decide(state, choice, MRX, table_rng))
+                        else:
+                            i, line, station = team(state, d_rng)
+                            move = Move(state.figures[i], line, station)  # type: ignore[arg-type]
+                            state = commit(state, RULES.decide(state, move, TABLE, table_rng))
+            out["levels"][level] = {**_row(level, walls, cpus, f"{'':>14} | {cuts}"), "cut": cuts}
     return out
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Final
 
@@ -59,3 +60,29 @@ def maps(board: Board) -> Maps:
                         todo.append(n)
         dist.append(bytes(row))
     return Maps(board, tuple(dist), tuple(land), tuple(around))
+
+
+@functools.cache
+def mask_rows(board: Board) -> Callable[[int, int], bytes]:
+    """``row(mask, source)``: the moves a figure holding the lines in ``mask`` (see ``ALL_LINES``)
+    needs from ``source`` to every station (``FAR``: never), computed once per mask and source."""
+    m = maps(board)
+
+    @functools.cache
+    def row(mask: int, source: int) -> bytes:
+        out = bytearray([FAR]) * len(m.dist)
+        out[source] = 0
+        frontier = [source]
+        d = 0
+        while frontier:
+            d += 1
+            nxt = []
+            for here in frontier:
+                for n in m.reach(here, mask):
+                    if out[n] == FAR:
+                        out[n] = d
+                        nxt.append(n)
+            frontier = nxt
+        return bytes(out)
+
+    return row

@@ -39,7 +39,7 @@ from typing import Final, cast
 
 from companion.core.frozen import replace
 from companion.games.scotland_yard import moves
-from companion.games.scotland_yard.ai_maps import ALL_LINES, Maps, maps
+from companion.games.scotland_yard.ai_maps import ALL_LINES, Maps, maps, mask_rows
 from companion.games.scotland_yard.board import X_CARDS, Board
 from companion.games.scotland_yard.model import NORMAL, REVEALS, ROUNDS, Line, Move, SYState
 
@@ -188,31 +188,6 @@ def _normal(seen: SYState, todo: list[int], rng: random.Random) -> Option:
     return rng.choice([o for o in mine if goal[o[2]] == best])
 
 
-@functools.cache
-def _mask_rows(board: Board) -> Callable[[int, int], bytes]:
-    m = maps(board)
-
-    @functools.cache
-    def row(lines: int, source: int) -> bytes:
-        """Moves a figure holding ``lines`` needs from ``source`` to every station."""
-        out = bytearray([99]) * len(m.dist)
-        out[source] = 0
-        frontier = [source]
-        d = 0
-        while frontier:
-            d += 1
-            nxt = []
-            for here in frontier:
-                for n in m.reach(here, lines):
-                    if out[n] == 99:
-                        out[n] = d
-                        nxt.append(n)
-            frontier = nxt
-        return bytes(out)
-
-    return row
-
-
 def weights_of(m: Maps, seen: SYState) -> dict[int, float]:
     """How likely each station of the set is, from public facts only: from his last reveal (or
     every X start card) a walk along each ticket he wrote since, each step likelier onto a station
@@ -251,7 +226,7 @@ class _Planner:
         self.todo = todo
         self.weights = weights
         self.options = {i: options(seen, i, managed=True) for i in todo}
-        self.row = _mask_rows(seen.board)
+        self.row = mask_rows(seen.board)
         self.masks = [mask(seen, i) for i in range(len(seen.figures))]
         self.black = seen.x_black > 0
         heavy = sorted(weights.items(), key=lambda cw: (-cw[1], cw[0]))[:24]

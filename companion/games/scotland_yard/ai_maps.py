@@ -1,4 +1,4 @@
-"""Tables the Mister X AI reads many times per decision, computed once per board.
+"""Tables the AIs (Mister X's and the table's detectives') read many times per decision, computed once per board.
 
 Distances count moves along taxi, bus and underground lines (what a detective or bobby can use),
 ignoring tickets and other figures. They are symmetric, so ``dist[a][b] == dist[b][a]``.

@@ -16,7 +16,7 @@ PY := $(VENV)/bin/python
 # forgetting file system.
 APT_PACKAGES := python3-venv xvfb libgl1-mesa-dri libegl1 libmtdev1 chromium libzbar0 xdotool systemd tmux iproute2 espeak-ng alsa-utils fuse3
 
-.PHONY: run test bench apt venv lint clean pi-check bench-ai lock power-cut
+.PHONY: run test bench apt venv lint clean pi-check pi-boot bench-ai lock power-cut
 
 apt:
 	@missing=""; for p in $(APT_PACKAGES); do \
@@ -69,6 +69,13 @@ power-cut: apt venv
 # PI_CHECK_ARGS, e.g. make pi-check PI_CHECK_ARGS="--release trixie --fresh".
 pi-check:
 	@if [ "$$(id -u)" = 0 ]; then deploy/check-arm64.sh $(PI_CHECK_ARGS); else sudo deploy/check-arm64.sh $(PI_CHECK_ARGS); fi
+
+# The real boot (slow; not part of `make test`): a whole emulated arm64 machine per release, booted
+# by its kernel and systemd, the README's Pi steps inside it, then the table on its KMS/DRM display,
+# touch through evdev, a phone, speech, the watchdog, power cuts and a late network. See
+# deploy/README.md. Options through PI_BOOT_ARGS, e.g. make pi-boot PI_BOOT_ARGS="--release trixie".
+pi-boot: venv
+	@if [ "$$(id -u)" = 0 ]; then $(PY) deploy/pi_boot.py $(PI_BOOT_ARGS); else sudo $(PY) deploy/pi_boot.py $(PI_BOOT_ARGS); fi
 
 # The installer's pinned Python packages with their hashes (deploy/requirements/), for Python 3.11
 # (bookworm) and 3.13 (trixie) on aarch64 (a Pi) and x86_64, from pyproject.toml's dependencies.

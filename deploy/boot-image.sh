@@ -88,6 +88,17 @@ for name in systemd-tmpfiles systemd-sysusers; do
   head -c 4 "$ROOT/usr/bin/$name" | grep -q ELF || fail "/usr/bin/$name is not systemd's program again"
 done
 
+# Debian's maintainer scripts enable their services with the root's own systemctl, which trixie's
+# (257) cannot do under proot: the host's systemctl enables them offline instead (--root), as
+# they are on a Pi OS Lite image (NetworkManager; ssh once switched on in Raspberry Pi Imager).
+# SYSTEMCTL_SKIP_SYSV: their SysV scripts stay as they are (update-rc.d is an arm64 program).
+log "services enabled as on Pi OS Lite: NetworkManager, ssh"
+SYSTEMCTL_SKIP_SYSV=1 systemctl --root="$ROOT" enable NetworkManager.service ssh.service e2scrub_reap.service remote-fs.target \
+  >> "$OUT/image.log" 2>&1 || fail "systemctl --root enable: see $OUT/image.log"
+for unit in NetworkManager.service ssh.service; do
+  [ -L "$ROOT/etc/systemd/system/multi-user.target.wants/$unit" ] || fail "$unit is not enabled in the root"
+done
+
 log "the Pi's first user, console, network, SSH key, fstab"
 in_root /bin/sh -c 'for g in adm dialout cdrom sudo audio video plugdev games users input render netdev spi i2c gpio; do
     getent group $g >/dev/null && usermod -aG $g pi; done; passwd -d pi >/dev/null' >> "$OUT/image.log" 2>&1

@@ -558,7 +558,7 @@ class Run:
             raise Failed(f"install-pi.sh failed (exit {result.returncode}): {self.out / 'install.log'}")
         self.log.time("git clone + sudo deploy/install-pi.sh (emulated)", time.monotonic() - t0)
         text = (self.out / "install.log").read_text()
-        if "lite" not in text.lower():
+        if "installing for Raspberry Pi OS Lite" not in text:
             raise Failed("the installer did not say it set up the Lite mode")
         self.ok("the installer ran in the booted guest (Lite found by itself)")
         for line in ("is-enabled companion", "is-active companion"):
@@ -966,10 +966,13 @@ def main() -> int:
     if os.geteuid() != 0:
         print("run as root (the image is built as root): sudo make pi-boot", file=sys.stderr)
         return 1
-    for tool in ("qemu-system-aarch64", "qemu-img", "ssh", "git"):
-        if shutil.which(tool) is None:
-            print(f"{tool} is missing: sudo apt install qemu-system-arm qemu-utils openssh-client git", file=sys.stderr)
-            return 1
+    tools = {"qemu-system-aarch64": "qemu-system-arm", "qemu-img": "qemu-utils", "ssh": "openssh-client", "git": "git"}
+    missing = sorted({package for tool, package in tools.items() if shutil.which(tool) is None})
+    if missing:
+        print(f"installing Debian packages: {' '.join(missing)}", flush=True)
+        env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+        subprocess.run(["apt-get", "update", "-qq"], check=True, env=env)
+        subprocess.run(["apt-get", "install", "-y", "-qq", "--no-install-recommends", *missing], check=True, env=env)
     failed = []
     for release in args.release or ["bookworm", "trixie"]:
         run = Evening(release, args)

@@ -312,7 +312,42 @@ def open_window(config: Config, ctl: Controller, table: Table, fullscreen: bool)
     first_frame = os.environ.get("COMPANION_FIRST_FRAME")
     if first_frame:
         note_first_frame(app, Path(first_frame))
+    from companion.appliance.display import expected
+
+    display = expected()
+    if display is not None and display.kind == "kmsdrm":
+        from kivy.clock import Clock
+        from kivy.core.window import Window
+
+        last_frame_shown(Window, Clock)
     return app
+
+
+def last_frame_shown(window: Any, clock: Any) -> Callable[..., None]:
+    """On KMS/DRM, draw each frame once more one tick later, unless another comes anyway.
+
+    Found by the real boot (``make pi-boot``, deploy/README.md): drawn through SDL's ``kmsdrm``
+    driver (Mesa on the DRM device, no compositor), the display showed the frame *before* the last
+    one flipped. Kivy draws only when something changed, so the last change stayed off the
+    screen until the next: after boot the table stayed black (READY=1 sent, the start screen
+    drawn) until someone touched it, and a phone's move would show only with the next change. An
+    echo of each last frame costs one redraw of an unchanged canvas per change, and none while
+    frames come anyway (the echo joins the next real frame). Returns the ``on_flip`` handler
+    (bound here; for tests)."""
+    echo = {"pending": False}
+
+    def again(_dt: float) -> None:
+        window.canvas.ask_update()
+
+    def flipped(*_: Any) -> None:
+        if echo["pending"]:  # this flip is the echo (or a real frame that took its place)
+            echo["pending"] = False
+            return
+        echo["pending"] = True
+        clock.schedule_once(again, 0)
+
+    window.bind(on_flip=flipped)
+    return flipped
 
 
 def stop_on_signals(stop: Callable[[], Any]) -> None:

@@ -515,33 +515,38 @@ class Run:
     # -- 2, 3: the README's Pi steps, then a cold boot ----------------------------------------
     def install(self) -> None:
         installed = self.image / "installed.qcow2"
-        if self.args.from_installed and installed.exists():
-            self.log(f"--from-installed: {installed} (the installer's run is not repeated)")
-            self.guest.new_disk(installed)
-            return
-        self.guest.new_disk(self.image / "rootfs.img")
+        update = bool(self.args.from_installed and installed.exists())
+        self.guest.new_disk(installed if update else self.image / "rootfs.img")
         self.guest.power_on()
-        self.log.time("power on -> SSH login (first boot of the image)", self.guest.wait_ssh())
-        self.guest.ssh("git init -q --bare -b main ~/companion.git")
+        self.log.time("power on -> SSH login", self.guest.wait_ssh())
+        if not update:
+            self.guest.ssh("git init -q --bare -b main ~/companion.git")
         commit = subprocess.run(
             ["git", "-C", str(REPO), "stash", "create"], capture_output=True, text=True
         ).stdout.strip()
         commit = commit or "HEAD"
         env = dict(os.environ, GIT_SSH_COMMAND=" ".join(self.guest.ssh_args()[:-1]))
         subprocess.run(
-            [
-                "git",
-                "-C",
-                str(REPO),
-                "push",
-                "-q",
-                f"ssh://pi@127.0.0.1:{self.guest.ssh_port}/home/pi/companion.git",
-                f"{commit}:refs/heads/main",
-            ],
-            env=env,
-            check=True,
-            capture_output=True,
-        )
+            ["git", "-C", str(REPO), "push", "-q", "-f", f"ssh://pi@127.0.0.1:{self.guest.ssh_port}/home/pi/companion.git",
+             f"{commit}:refs/heads/main"],
+            env=env, check=True, capture_output=True,
+        )  # fmt: skip
+        if update:  # --from-installed: the README's update instead of the first install
+            t0 = time.monotonic()
+            self.log(
+                f"--from-installed: {installed}, updated as the README says: git pull && sudo deploy/install-pi.sh"
+            )
+            with (self.out / "update.log").open("w") as log:
+                result = subprocess.run(
+                    [*self.guest.ssh_args(), "cd companion && git fetch -q origin && git reset -q --hard origin/main "
+                     "&& sudo deploy/install-pi.sh"],
+                    stdout=log, stderr=subprocess.STDOUT, timeout=5400,
+                )  # fmt: skip
+            if result.returncode != 0:
+                raise Failed(f"the update failed (exit {result.returncode}): {self.out / 'update.log'}")
+            self.log.time("the update (git pull + sudo deploy/install-pi.sh, emulated)", time.monotonic() - t0)
+            self.guest.power_off()  # the next boot is a cold one, on this run's updated overlay
+            return
         t0 = time.monotonic()
         self.log("the README's steps as pi: git clone, sudo deploy/install-pi.sh")
         with (self.out / "install.log").open("w") as log:
@@ -615,7 +620,8 @@ class Run:
 
     def remember(self, state: dict[str, Any]) -> None:
         for tid, widget in state["tids"].items():
-            self.boxes[tid] = widget["box"]
+            if "box" in widget:
+                self.boxes[tid] = widget["box"]
 
     # -- touch, the seat's QR code, the phone ------------------------------------------------
     def touch(self, tid: str, then: Callable[[dict[str, Any]], bool], what: str) -> dict[str, Any]:
@@ -979,8 +985,11 @@ def main() -> int:
         try:
             run.run()
             run.log(f"PASSED ({len(run.passed)} checks)")
-        except (Failed, subprocess.CalledProcessError, subprocess.TimeoutExpired, OSError) as exc:
+        except Exception as exc:  # every failure is reported, with where it happened
+            import traceback
+
             run.log(f"FAILED: {exc}")
+            (run.out / "failure.txt").write_text(traceback.format_exc())
             failed.append(release)
     print("pi-boot:", "FAILED: " + " ".join(failed) if failed else "PASSED")
     return 1 if failed else 0

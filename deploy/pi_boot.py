@@ -404,7 +404,10 @@ class Guest:
 
     def touch(self, tid: str, then: Callable[[dict[str, Any]], bool], what: str) -> dict[str, Any]:
         """Tap the widget ``tid`` where the app says it is, through the tablet (evdev), once."""
-        state = self.wait(lambda s: tid in s["tids"] and not s["tids"][tid]["disabled"], f"the button {tid}")
+        state = self.wait(
+            lambda s: tid in s["tids"] and not s["tids"][tid]["disabled"] and "box" in s["tids"][tid],
+            f"the button {tid}",
+        )
         left, top, width, height = state["tids"][tid]["box"]
         self.tap(left + width / 2, top + height / 2)
         return self.wait(then, what, timeout=120)

@@ -91,12 +91,6 @@ class Failed(Exception):
     """A step that did not pass: the run stops there and says which."""
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 class Log:
     def __init__(self, out: Path, release: str) -> None:
         self.start = time.monotonic()
@@ -168,6 +162,8 @@ class Guest:
     """One emulated machine on an overlay of the release's image."""
 
     def __init__(self, release: str, image: Path, out: Path, log: Log) -> None:
+        from served import free_port  # type: ignore[import-not-found]  # the tests' free loopback port
+
         self.release, self.image, self.out, self.log = release, image, out, log
         self.disk = out / "disk.qcow2"
         self.qmp_path = out / "qmp.sock"

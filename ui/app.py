@@ -323,7 +323,7 @@ def open_window(config: Config, ctl: Controller, table: Table, fullscreen: bool)
     return app
 
 
-def last_frame_shown(window: Any, clock: Any) -> Callable[..., None]:
+def last_frame_shown(window: Any, clock: Any) -> None:
     """On KMS/DRM, draw each frame once more one tick later, unless another comes anyway.
 
     Found by the real boot (``make pi-boot``, deploy/README.md): drawn through SDL's ``kmsdrm``
@@ -332,8 +332,7 @@ def last_frame_shown(window: Any, clock: Any) -> Callable[..., None]:
     screen until the next: after boot the table stayed black (READY=1 sent, the start screen
     drawn) until someone touched it, and a phone's move would show only with the next change. An
     echo of each last frame costs one redraw of an unchanged canvas per change, and none while
-    frames come anyway (the echo joins the next real frame). Returns the ``on_flip`` handler
-    (bound here; for tests)."""
+    frames come anyway (the echo joins the next real frame)."""
     echo = {"pending": False}
 
     def again(_dt: float) -> None:
@@ -347,7 +346,6 @@ def last_frame_shown(window: Any, clock: Any) -> Callable[..., None]:
         clock.schedule_once(again, 0)
 
     window.bind(on_flip=flipped)
-    return flipped
 
 
 def stop_on_signals(stop: Callable[[], Any]) -> None:

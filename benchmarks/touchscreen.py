@@ -122,10 +122,12 @@ def updates(
     shots: list[int] | None = None,
     profile: bool = False,
     cgroup: Path | None = None,
+    profile_end: bool = False,
 ) -> list[dict[str, Any]]:
     probe = {
         "mode": "updates",
         "profile": str(folder / "profile.pstats") if profile else "",
+        "profile_end": str(folder / "profile-end") if profile_end else "",
         "games": [{"rules": g, "actions": actions, "seed": seed, "shots": shots or []} for g in games],
         "shots_dir": str(folder / "shots") if shots else "",
     }
@@ -149,7 +151,7 @@ def measure(args: argparse.Namespace, folder: Path, display: str, cgroup: Path |
     code = Path(args.code)
     if args.mode == "updates":
         shots = [int(s) for s in args.shots.split(",") if s.strip()]
-        return updates(code, folder, display, games, args.actions, args.seed, shots, args.profile, cgroup)
+        return updates(code, folder, display, games, args.actions, args.seed, shots, args.profile, cgroup, args.profile_end)
     return taps(code, folder, display, games, args.actions, args.seed, cgroup)
 
 
@@ -239,6 +241,9 @@ def parser() -> argparse.ArgumentParser:
     parser.add_argument("--pi", action="store_true", help="cap the app's CPU to one Pi 4 core (pispeed.py; root)")
     parser.add_argument("--shots", default="", help="updates: steps to screenshot, e.g. 5,40,120")
     parser.add_argument("--profile", action="store_true", help="updates: cProfile them (folder/profile.pstats)")
+    parser.add_argument(
+        "--profile-end", action="store_true", help="updates: cProfile each game's last one (folder/profile-end-SEQ.pstats)"
+    )
     parser.add_argument("--keep", default="", help="a folder to keep the run in (screenshots, logs, samples)")
     return parser
 

@@ -96,6 +96,10 @@ class Probe:
         def listener(message: Any) -> None:
             if self.expect_seq is not None and self.open is None and message.get("type") == "state":
                 self.open = {"seq": message.get("seq"), "cpu0": time.thread_time(), "show": 0.0, "listener": 0.0}
+                if CONFIG.get("profile_end"):  # a fresh profile each update, kept if it ends the game
+                    import cProfile
+
+                    self.profile = cProfile.Profile(time.thread_time)  # CPU time: a busy machine reads true
                 if self.profile is not None:
                     self.profile.enable()
             c0 = time.thread_time()
@@ -147,6 +151,10 @@ class Probe:
                 self.profile.disable()
             self.open["flip_wall"] = self.flip_wall
             self.open["screen"] = self.app.screen  # "end": the game ended, not a table-screen update
+            if CONFIG.get("profile_end") and self.profile is not None:
+                if self.app.screen == "end":
+                    self.profile.dump_stats(f"{CONFIG['profile_end']}-{self.open['seq']}.pstats")
+                self.profile = None
 
     @staticmethod
     def overlap(spans: list[tuple[float, float]], start: float, end: float) -> float:
@@ -207,7 +215,7 @@ class Probe:
                 sample["phone_gc"] = self.overlap(self.full_walls, start, end)
                 sample["phone_swapping"] = self.overlap(self.swaps, start, end)
         Path(CONFIG["out"]).write_text(json.dumps(self.samples))
-        if self.profile is not None:
+        if self.profile is not None and CONFIG.get("profile"):
             self.profile.dump_stats(CONFIG["profile"])
 
     async def new_game(self, spec: dict[str, Any], seed: int) -> int:

@@ -68,7 +68,7 @@ FAR_WEIGHT = (0.0, 0.15, 1.0, 1.5)
 #: the hunter's weight on the mean distance from the set's stations to their nearest figure
 SPREAD = 1.5
 #: MCTS: iterations (determinization, selection, expansion, playout, backpropagation) per decision
-MCTS_ITERATIONS = 200
+MCTS_ITERATIONS = 1000
 #: MCTS: UCT's exploration constant (rewards lie in 0..1)
 UCT_C = 0.7
 #: MCTS: coalition reduction: a detective's playout reward when a teammate catches him (its own capture: 1)

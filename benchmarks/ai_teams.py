@@ -36,6 +36,32 @@ most of. Teams:
   over joint moves). The figures that land on the set move first (likeliest station first), and
   the plan is made again before every move: a landing that does not catch him shrinks the set
   for the figures still to move. In round 22 only catching him counts.
+
+Two teams of other designs, a panel Mister X's AI was never tuned on (it was tuned against the
+teams above, the hunter in particular). Both read only ``detectives_ai.public_facts(state)`` (his
+station and the hidden stations of his log blanked), so nothing they decide can depend on them:
+
+- ``mcts``: Monte Carlo tree search after Nijssen & Winands, "Monte Carlo Tree Search for the
+  Hide-and-Seek Game Scotland Yard" (IEEE TCIAIG 2012), written from the paper's description.
+  ``MCTS_ITERATIONS`` iterations per decision (a count, not a time, so a run repeats from its
+  seed). Each iteration **determinizes** his station: a station of the exact set drawn with a
+  weight by its category (``location_weights``: ``LOCATION_DISTANCE`` of its distance to the
+  nearest figure, 1, 2, 3, 4+ moves, times its number of transport types; a fixed rule, he
+  prefers stations far from the figures with many ways out, not estimated from any Mister X's
+  games). The tree holds the moves of the figures still to move in this phase, in the order of
+  the figures (each with ticket management), chosen by UCT (``UCT_C``); below it an
+  **epsilon-greedy playout** (``EPSILON``) plays ``PLAYOUT_ROUNDS`` more rounds: a detective
+  moves to the station nearest the determinized station, Mister X to the station farthest from
+  the nearest figure (any line, the ferry while he has black tickets; no double moves). A
+  playout that catches him rewards the figure that caught him 1 and every other figure
+  ``1 - DELTA`` (**coalition reduction**); one that does not, 0. It plays the first figure's most
+  visited move;
+- ``family``: plays like a family: a random figure still to move, on its own (no coordination:
+  it heads for its own nearest station of the set, so two figures may chase the same station);
+  it lands on the set when it can, except with the chance ``FAMILY_OVERSTEP`` it steps towards
+  its station instead; with the chance ``FAMILY_CARELESS`` it pays the dearest line that keeps it
+  going as long (a careless ticket, within the ticket management above: it never strands itself
+  by it).
 """
 
 from __future__ import annotations

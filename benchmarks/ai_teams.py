@@ -36,11 +36,38 @@ most of. Teams:
   over joint moves). The figures that land on the set move first (likeliest station first), and
   the plan is made again before every move: a landing that does not catch him shrinks the set
   for the figures still to move. In round 22 only catching him counts.
+
+Two teams of other designs, a panel Mister X's AI was never tuned on (it was tuned against the
+teams above, the hunter in particular). Both read only ``detectives_ai.public_facts(state)`` (his
+station and the hidden stations of his log blanked), so nothing they decide can depend on them:
+
+- ``mcts``: Monte Carlo tree search after Nijssen & Winands, "Monte Carlo Tree Search for the
+  Hide-and-Seek Game Scotland Yard" (IEEE TCIAIG 2012), written from the paper's description.
+  ``MCTS_ITERATIONS`` iterations per decision (a count, not a time, so a run repeats from its
+  seed). Each iteration **determinizes** his station: a station of the exact set drawn with a
+  weight by its category (``location_weights``: ``LOCATION_DISTANCE`` of its distance to the
+  nearest figure, 1, 2, 3, 4+ moves, times its number of transport types; a fixed rule, he
+  prefers stations far from the figures with many ways out, not estimated from any Mister X's
+  games). The tree holds the moves of the figures still to move in this phase, in the order of
+  the figures (each with ticket management), chosen by UCT (``UCT_C``); below it an
+  **epsilon-greedy playout** (``EPSILON``) plays ``PLAYOUT_ROUNDS`` more rounds: a detective
+  moves to the station nearest the determinized station, Mister X to the station farthest from
+  the nearest figure (any line, the ferry while he has black tickets; no double moves). A
+  playout that catches him rewards the figure that caught him 1 and every other figure
+  ``1 - DELTA`` (**coalition reduction**); one that does not, 0. It plays the first figure's most
+  visited move;
+- ``family``: plays like a family: a random figure still to move, on its own (no coordination:
+  it heads for its own nearest station of the set, so two figures may chase the same station);
+  it lands on the set when it can, except with the chance ``FAMILY_OVERSTEP`` it steps towards
+  its station instead; with the chance ``FAMILY_CARELESS`` it pays the dearest line that keeps it
+  going as long (a careless ticket, within the ticket management above: it never strands itself
+  by it).
 """
 
 from __future__ import annotations
 
 import functools
+import math
 import random
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -48,7 +75,7 @@ from dataclasses import dataclass
 from companion.core.frozen import replace
 from companion.games.scotland_yard import detectives_ai, moves
 from companion.games.scotland_yard.ai_maps import Maps, maps, mask_rows
-from companion.games.scotland_yard.board import LAND, Board
+from companion.games.scotland_yard.board import LAND, TRANSPORTS, Board
 from companion.games.scotland_yard.model import NORMAL, REVEALS, ROUNDS, SYState
 
 Option = tuple[int, str, int]  # figure index, line, station
@@ -66,6 +93,22 @@ FOCUS = 0.2
 FAR_WEIGHT = (0.0, 0.15, 1.0, 1.5)
 #: the hunter's weight on the mean distance from the set's stations to their nearest figure
 SPREAD = 1.5
+#: MCTS: iterations (determinization, selection, expansion, playout, backpropagation) per decision
+MCTS_ITERATIONS = 1000
+#: MCTS: UCT's exploration constant (rewards lie in 0..1)
+UCT_C = 0.7
+#: MCTS: coalition reduction: a detective's playout reward when a teammate catches him (its own capture: 1)
+DELTA = 0.1
+#: MCTS playouts: the chance of a random move instead of the greedy one (the detectives and Mister X)
+EPSILON = 0.15
+#: MCTS playouts: rounds played after the current one before a playout counts as his escape
+PLAYOUT_ROUNDS = 4
+#: MCTS determinization: weight of a station of the set 1, 2, 3, 4+ moves from the nearest figure
+LOCATION_DISTANCE = (1.0, 2.0, 3.0, 4.0)
+#: the family: the chance a figure that could land on a station of the set steps towards one instead
+FAMILY_OVERSTEP = 0.3
+#: the family: the chance a figure pays the dearest line that keeps it going as long (a careless ticket)
+FAMILY_CARELESS = 0.25
 
 # --------------------------------------------------------------------------- ticket management
 
@@ -339,6 +382,225 @@ class Hunter:
         return min(landing, key=lambda o: (-weights[o[2]], o)) if landing else chosen[todo[0]]
 
 
+# --------------------------------------------------------------------------------------- family
+
+
+def managed_lines(state: SYState, i: int) -> dict[int, list[str]]:
+    """Figure ``i``'s stations under ticket management (``options_of``) with every line to each
+    that keeps it going as long: the careful line (``options_of``'s) first, then the dearer ones."""
+    careful = {s: line for _i, line, s in options_of(state, i)}
+    purse = state.purse_of[i]
+    if purse < 0:
+        return {s: [line] for s, line in careful.items()}
+    tickets = state.purses[purse]
+    need = ROUNDS - state.round
+    keeps = {
+        s: min(lasting(state.board, s, moves.add(tickets, NORMAL.index(line), -1)), need) for s, line in careful.items()
+    }
+    out = {s: [line] for s, line in careful.items()}
+    for line, dests in moves.figure_options(state, i).items():
+        for s in dests:
+            if s in out and line not in out[s]:
+                left = moves.add(tickets, NORMAL.index(line), -1)
+                if min(lasting(state.board, s, left), need) == keeps[s]:
+                    out[s].append(line)
+    for lines in out.values():
+        lines[1:] = sorted(lines[1:], key=NORMAL.index)
+    return out
+
+
+def d_family(state: SYState, rng: random.Random) -> Option:
+    """The family (see the module's docstring): a random figure still to move, on its own."""
+    seen = detectives_ai.public_facts(state)
+    m = maps(seen.board)
+    i = rng.choice(moves.to_move(seen))
+    lines = managed_lines(seen, i)
+    dests = sorted(lines)
+    here = m.dist[seen.positions[i]]
+    nearest = min(here[c] for c in seen.candidates)
+    target = rng.choice(sorted(c for c in seen.candidates if here[c] == nearest))
+    hits = [s for s in dests if s in seen.candidates]
+    if hits and rng.random() >= FAMILY_OVERSTEP:
+        dest = rng.choice(hits)
+    else:
+        steps = [s for s in dests if s not in seen.candidates] or dests
+        near = min(m.dist[s][target] for s in steps)
+        dest = rng.choice([s for s in steps if m.dist[s][target] == near])
+    choice = lines[dest]
+    line = max(choice, key=NORMAL.index) if rng.random() < FAMILY_CARELESS else choice[0]
+    return (i, line, dest)
+
+
+# ----------------------------------------------------------------------------------------- mcts
+
+_TRAPPED = -1  # a playout's end: Mister X cannot move (the coalition wins, nobody captured him)
+
+
+def location_weights(seen: SYState) -> tuple[list[int], list[float]]:
+    """The determinization's weights: each station of the set, and its cumulative weight. A station's
+    category is its distance to the nearest figure (1, 2, 3, 4+ moves) and its number of transport
+    types (taxi, bus, underground, ferry); its weight ``LOCATION_DISTANCE[distance] * types``."""
+    m = maps(seen.board)
+    rows = [m.dist[p] for p in seen.positions if p]
+    stations = sorted(seen.candidates)
+    cum: list[float] = []
+    total = 0.0
+    for c in stations:
+        near = min((r[c] for r in rows), default=len(LOCATION_DISTANCE))
+        types = sum(1 for t in TRANSPORTS if seen.board.neighbours(t, c))
+        total += LOCATION_DISTANCE[min(max(near, 1), len(LOCATION_DISTANCE)) - 1] * max(types, 1)
+        cum.append(total)
+    return stations, cum
+
+
+class _Node:
+    """A node of the search tree: the move of ``figure`` that led here, and the moves of ``mover``
+    (the next figure of the current phase) below it."""
+
+    __slots__ = ("children", "figure", "mover", "option", "reward", "untried", "visits")
+
+    def __init__(self, figure: int, option: Option | None) -> None:
+        self.figure = figure
+        self.option = option
+        self.children: list[_Node] = []
+        self.untried: list[Option] | None = None  # None: not generated yet
+        self.mover = -1  # -1: the phase is over below this node
+        self.visits = 0
+        self.reward = 0.0  # from ``figure``'s side (coalition reduction)
+
+
+class Mcts:
+    """Monte Carlo tree search after Nijssen & Winands (see the module's docstring)."""
+
+    def __init__(self, iterations: int | None = None) -> None:
+        self.iterations = MCTS_ITERATIONS if iterations is None else iterations
+
+    def __call__(self, state: SYState, rng: random.Random) -> Option:
+        seen = detectives_ai.public_facts(state)  # nothing below reads the state itself
+        todo = moves.to_move(seen)
+        first = options_of(seen, todo[0])
+        sure = [o for o in first if o[2] in seen.candidates and len(seen.candidates) == 1]
+        if len(first) == 1 or sure:
+            return (sure or first)[0]
+        stations, cum = location_weights(seen)
+        root = _Node(-1, None)
+        for _ in range(self.iterations):
+            x = rng.choices(stations, cum_weights=cum)[0]
+            self._iterate(seen, todo, root, x, rng)
+        best = min(root.children, key=lambda n: (-n.visits, -n.reward, n.option))
+        assert best.option is not None
+        return best.option
+
+    def _iterate(self, seen: SYState, todo: list[int], root: _Node, x: int, rng: random.Random) -> None:
+        pos = list(seen.positions)
+        tickets = [list(t) for t in seen.purses]
+        moved: set[int] = set()
+        path = [root]
+        node = root
+        caught: int | None = None
+        while caught is None:
+            if node.untried is None:
+                self._expand(seen, todo, node, pos, tickets, moved)
+            if node.mover < 0:
+                break
+            assert node.untried is not None
+            if node.untried:
+                child = _Node(node.mover, node.untried.pop(rng.randrange(len(node.untried))))
+                node.children.append(child)
+            else:
+                log_n = math.log(node.visits)
+                child = max(
+                    node.children,
+                    key=lambda c: c.reward / c.visits + UCT_C * math.sqrt(log_n / c.visits),
+                )
+            assert child.option is not None
+            f, line, s = child.option
+            pos[f] = s
+            if seen.purse_of[f] >= 0:
+                tickets[seen.purse_of[f]][NORMAL.index(line)] -= 1
+            moved.add(f)
+            path.append(child)
+            if s == x:
+                caught = f
+            fresh = child.visits == 0
+            node = child
+            if fresh:
+                break
+        if caught is None:
+            pending = [i for i in todo if i not in moved]
+            caught = self._playout(seen, pos, tickets, x, pending, rng)
+        for n in path:
+            n.visits += 1
+            if caught is not None:
+                n.reward += 1.0 if n.figure == caught else 1.0 - DELTA
+
+    def _expand(
+        self, seen: SYState, todo: list[int], node: _Node, pos: list[int], tickets: list[list[int]], moved: set[int]
+    ) -> None:
+        """The moves of the next figure of this phase that can move, with ticket management."""
+        here = replace(seen, positions=tuple(pos), purses=tuple((t[0], t[1], t[2]) for t in tickets))
+        for i in todo:
+            if i in moved:
+                continue
+            found = options_of(here, i)
+            if found:
+                node.mover, node.untried = i, found
+                return
+        node.untried = []
+
+    def _playout(
+        self, seen: SYState, pos: list[int], tickets: list[list[int]], x: int, pending: list[int], rng: random.Random
+    ) -> int | None:
+        """The rest of the game, at most ``PLAYOUT_ROUNDS`` more rounds, epsilon-greedy: a detective
+        moves to the station nearest to (the determinized) Mister X, he to the station farthest from
+        the nearest figure, each a random move instead with the chance ``EPSILON``. Returns the
+        figure that caught him, ``_TRAPPED``, or None (he escaped, or the playout ended)."""
+        m = maps(seen.board)
+        dist, land = m.dist, m.land
+        purse_of = seen.purse_of
+        black = seen.x_black > 0
+        last = min(ROUNDS, seen.round + PLAYOUT_ROUNDS)
+        everyone = list(range(len(pos)))
+        round_ = seen.round
+        while True:
+            for f in pending:
+                purse = purse_of[f]
+                if purse >= 0:
+                    t = tickets[purse]
+                    mask = (t[0] > 0) | (t[1] > 0) << 1 | (t[2] > 0) << 2
+                else:
+                    mask = 7
+                legal = [(bit, n) for bit, n in land[pos[f]] if bit & mask and n not in pos]
+                if not legal:
+                    continue
+                if rng.random() < EPSILON:
+                    bit, n = rng.choice(legal)
+                else:
+                    row = dist[x]
+                    near = min(row[n] for _b, n in legal)
+                    bit, n = rng.choice([(b, n) for b, n in legal if row[n] == near])
+                pos[f] = n
+                if purse >= 0:
+                    tickets[purse][bit >> 1] -= 1  # bit 1, 2, 4: taxi, bus, underground
+                if n == x:
+                    return f
+            if round_ >= last:
+                return None
+            round_ += 1
+            around: Iterable[int] = m.around[x] if black else {n for _b, n in land[x]}
+            free = [n for n in around if n not in pos]
+            if not free:
+                return _TRAPPED
+            if rng.random() < EPSILON:
+                x = rng.choice(free)
+            else:
+                rows = [dist[p] for p in pos if p]
+                far = [min(r[n] for r in rows) for n in free]
+                top = max(far)
+                x = rng.choice([n for n, d in zip(free, far, strict=True) if d == top])
+            pending = everyone
+
+
 class Table:
     """The table's detectives at ``level`` (the product's AI), playing every figure. The game's
     seed is drawn once from the team's random source, as the table gets the game's seed."""
@@ -366,4 +628,6 @@ TEAMS: dict[str, Callable[[], Team]] = {
     "team": stateless(d_team),
     **{f"table-{level}": functools.partial(Table, level) for level in detectives_ai.LEVELS},
     "hunter": Hunter,
+    "family": stateless(d_family),
+    "mcts": Mcts,
 }

@@ -14,8 +14,11 @@ Mister X:
   (a black ticket only where nothing else goes);
 - ``easy``, ``normal``, ``hard``: the AI (``companion.games.scotland_yard.ai``).
 
-Detective teams: ``random``, ``greedy``, ``team`` (coordinating) and ``hunter`` (the strongest,
-ours), all with ticket management; see ``benchmarks/ai_teams.py``.
+Detective teams: ``random``, ``greedy``, ``team`` (coordinating), ``table-easy``, ``table-normal``,
+``table-hard`` (the table's own detectives) and ``hunter`` (the strongest, ours), which the AI was
+tuned against, and a panel it was never tuned on: ``mcts`` (Monte Carlo tree search after Nijssen
+& Winands) and ``family`` (loosely coordinated, careless now and then); all but ``table-easy`` with
+ticket management; see ``benchmarks/ai_teams.py``.
 
 Per pairing it prints Mister X's escapes (he wins: round 22 ends, or no detective can move) with
 a 95 % interval (Wilson score), the games the detectives stranded themselves in (no detective

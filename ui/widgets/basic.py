@@ -14,6 +14,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from kivy.clock import Clock
 from kivy.graphics import Color, Line, RoundedRectangle
 from kivy.metrics import dp
 from kivy.properties import StringProperty
@@ -75,7 +76,12 @@ class Lbl(Label):
         self.tid = tid
         self.normal_size: float = normal  # the size every screen is laid out for
         if fit is not None:
-            self.bind(size=lambda *_: self._fit(size, fit), text=lambda *_: self._fit(size, fit))
+            # Fitted once the frame's layout has settled, not at each size it passes through on the
+            # way (a new screen's labels change size several times before their first frame, and
+            # each fitting measures the text up to three times)
+            self._fitted: tuple[Any, ...] | None = None
+            refit = Clock.create_trigger(lambda *_: self._fit(size, fit), -1)
+            self.bind(size=lambda *_: refit(), text=lambda *_: refit())
         elif one_line:
             self.shorten = True
             self.shorten_from = "right"
@@ -119,6 +125,10 @@ class Lbl(Label):
     def _fit(self, largest: float, smallest: float) -> None:
         if self._label is None or self.width <= 1 or not self.text:
             return
+        given = (self.text, self.markup, self.bold, self.font_name, self.width, self.height, largest, smallest)
+        if given == self._fitted:  # the same text in the same place: fitted already
+            return
+        self._fitted = given
         pad = self._label.options["padding"]
         room_w, room_h = self.width - pad[0] - pad[2], self.height - pad[1] - pad[3]
         size = largest

@@ -430,7 +430,14 @@ class Guest:
             state = self.wait(lambda s: tid in s["tids"] and not s["tids"][tid]["disabled"], f"the button {tid}")
             widget = state["tids"][tid]
             if "box" in widget and not widget.get("partly"):
-                break
+                if swipes == 0:
+                    break
+                # after a swipe, only once the scroll has come to rest: on a slow frame it can still
+                # glide, and the tap would land on whatever glides under the finger (a text field)
+                time.sleep(1)
+                if self.state()["tids"].get(tid, {}).get("box") == widget["box"]:
+                    break
+                continue
             if swipes == 10:
                 raise Failed(f"the button {tid} not scrolled into view by 10 swipes: {widget}")
             height_now = float(state["size"][1])
@@ -686,11 +693,15 @@ class Run:
         self.touch("new.start", lambda s: s["screen"] == "game", "the game screen")
         self.touch("sy.draw_start", lambda s: "sy.link_x" in s["tids"], "Mister X without a phone")
         self.touch("sy.link_x", lambda s: s["screen"] == "seats", "the Phones screen")
-        if "seats.qr" not in g.state()["tids"]:  # his seat's code behind its button
-            self.touch("seats.show.mrx", lambda s: "seats.qr" in s["tids"], "his QR code")
-        time.sleep(2)  # the code's texture on screen
-        image = self.shot("seat-qr")
-        found = decode(image)
+        found: list[str] = []
+        for _ in range(3):
+            time.sleep(2)  # the code's texture on screen
+            found = decode(self.shot("seat-qr"))
+            seats = g.state().get("tids", {})
+            if found or "seats.show.mrx" not in seats:
+                break
+            self.log(f"no code on the screen: Show QR ({seats['seats.show.mrx']}, code: {seats.get('seats.qr')})")
+            self.touch("seats.show.mrx", lambda s: "seats.qr" in s["tids"], "his QR code")  # behind its button
         if len(found) != 1:
             raise Failed(f"expected one QR code on the Phones screen, found {found}")
         address = g.ssh("ip -4 -o addr show dev eth0").split()[3].split("/")[0]
@@ -783,8 +794,9 @@ def share_of(image: Any, colour: tuple[int, ...], box: tuple[float, float, float
 
 
 def app_drawn(image: Any) -> bool:
-    """The app's own background colour (ui/theme.py's BACKGROUND) on much of the display."""
-    return share_of(image, theme_colour("BACKGROUND")) > 0.3
+    """The app's own colours (ui/theme.py's BACKGROUND and PANEL) on much of the display: the
+    start screen is mostly background, a game's table (the first frame after a cut) mostly panels."""
+    return share_of(image, theme_colour("BACKGROUND")) + share_of(image, theme_colour("PANEL")) > 0.3
 
 
 class Evening(Run):

@@ -151,7 +151,9 @@ def measure(args: argparse.Namespace, folder: Path, display: str, cgroup: Path |
     code = Path(args.code)
     if args.mode == "updates":
         shots = [int(s) for s in args.shots.split(",") if s.strip()]
-        return updates(code, folder, display, games, args.actions, args.seed, shots, args.profile, cgroup, args.profile_end)
+        return updates(
+            code, folder, display, games, args.actions, args.seed, shots, args.profile, cgroup, args.profile_end
+        )
     return taps(code, folder, display, games, args.actions, args.seed, cgroup)
 
 
@@ -242,7 +244,7 @@ def parser() -> argparse.ArgumentParser:
     parser.add_argument("--shots", default="", help="updates: steps to screenshot, e.g. 5,40,120")
     parser.add_argument("--profile", action="store_true", help="updates: cProfile them (folder/profile.pstats)")
     parser.add_argument(
-        "--profile-end", action="store_true", help="updates: cProfile each game's last one (folder/profile-end-SEQ.pstats)"
+        "--profile-end", action="store_true", help="updates: cProfile each game's end (folder/profile-end-SEQ.pstats)"
     )
     parser.add_argument("--keep", default="", help="a folder to keep the run in (screenshots, logs, samples)")
     return parser

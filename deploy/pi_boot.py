@@ -340,44 +340,43 @@ class Guest:
         image.save(self.out / f"{name}-{self.release}.png")
         return image
 
-    def tap(self, x: float, y: float) -> None:
-        """One finger: the tablet's absolute position, then one press and one release."""
+    def finger(self, x: float, y: float) -> None:
+        """The tablet's absolute position: (x, y) in the 800x480 display's pixels."""
         assert self.qmp is not None
-        ax, ay = round(x * 32767 / 799), round(y * 32767 / 479)
         self.qmp.cmd(
             "input-send-event",
             events=[
-                {"type": "abs", "data": {"axis": "x", "value": ax}},
-                {"type": "abs", "data": {"axis": "y", "value": ay}},
+                {"type": "abs", "data": {"axis": "x", "value": round(x * 32767 / 799)}},
+                {"type": "abs", "data": {"axis": "y", "value": round(y * 32767 / 479)}},
             ],
         )
-        self.qmp.cmd("input-send-event", events=[{"type": "btn", "data": {"down": True, "button": "left"}}])
+
+    def press(self, down: bool) -> None:
+        assert self.qmp is not None
+        self.qmp.cmd("input-send-event", events=[{"type": "btn", "data": {"down": down, "button": "left"}}])
+
+    def tap(self, x: float, y: float) -> None:
+        """One finger: the tablet's absolute position, then one press and one release."""
+        self.finger(x, y)
+        self.press(True)
         time.sleep(0.15)
-        self.qmp.cmd("input-send-event", events=[{"type": "btn", "data": {"down": False, "button": "left"}}])
+        self.press(False)
 
     def swipe(self, x: float, y0: float, y1: float, steps: int = 20) -> None:
         """One finger down at (x, y0), moved to (x, y1) in 0.6 s, lifted: a scroll view scrolls.
         (Tried on the app under Xvfb with xdotool: the same 200 px in 8 moves of 15 ms did not
         scroll; in 20 moves of 30 ms it did.)"""
-        assert self.qmp is not None
-
-        def at(y: float) -> list[dict[str, Any]]:
-            return [
-                {"type": "abs", "data": {"axis": "x", "value": round(x * 32767 / 799)}},
-                {"type": "abs", "data": {"axis": "y", "value": round(y * 32767 / 479)}},
-            ]
-
-        self.qmp.cmd("input-send-event", events=at(y0))
-        self.qmp.cmd("input-send-event", events=[{"type": "btn", "data": {"down": True, "button": "left"}}])
+        self.finger(x, y0)
+        self.press(True)
         # the first 30 px at once, so the scroll view sees the move in the frame of the press: a
         # frame of the emulated machine can take longer than the view's 0.2 s timeout, after which
         # it hands the finger to the widget under it instead of scrolling
         y0 += 30 if y1 > y0 else -30
-        self.qmp.cmd("input-send-event", events=at(y0))
+        self.finger(x, y0)
         for step in range(1, steps + 1):
-            self.qmp.cmd("input-send-event", events=at(y0 + (y1 - y0) * step / steps))
+            self.finger(x, y0 + (y1 - y0) * step / steps)
             time.sleep(0.03)
-        self.qmp.cmd("input-send-event", events=[{"type": "btn", "data": {"down": False, "button": "left"}}])
+        self.press(False)
 
     # -- the app's control socket (read only: where things are, what is shown) ----------------
     def ui(self, request: dict[str, Any], timeout: float = 120) -> dict[str, Any]:
@@ -1021,8 +1020,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--release", action="append", choices=("bookworm", "trixie"))
     parser.add_argument("--fresh", action="store_true", help="build the images again")
-    parser.add_argument("--from-installed", action="store_true", help="start from the last run's installed disk")
-    parser.add_argument(
+    installed = parser.add_mutually_exclusive_group()
+    installed.add_argument("--from-installed", action="store_true", help="start from the last run's installed disk")
+    installed.add_argument(
         "--as-installed",
         action="store_true",
         help="boot the last run's installed disk without updating it (when only the harness changed)",

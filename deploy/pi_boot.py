@@ -678,6 +678,27 @@ class Run:
         self.remember(state)
         return state
 
+    def his_code(self, name: str) -> list[str]:
+        """What the display's QR codes say on the Phones screen, his seat's code shown by a tap on
+        its Show QR when it is behind it. Polled: under emulation the code's texture takes seconds
+        to be made and drawn, and the app's state says "shown" before the display does."""
+        t0 = time.monotonic()
+        found: list[str] = []
+        shown = False
+        while time.monotonic() < t0 + 90:
+            time.sleep(2)
+            found = decode(self.shot(name))
+            if found:
+                break
+            seats = self.guest.state().get("tids", {})
+            self.log(f"no code read yet; the app shows {sorted(t for t in seats if t.startswith('seats.'))}")
+            if "seats.show.mrx" in seats and not shown:
+                self.log(f"no code on the screen yet: {seats['seats.show.mrx']['text']!r} tapped")
+                self.touch("seats.show.mrx", lambda s: "seats.qr" in s["tids"], "his QR code")
+                shown = True
+        self.log(f"{name}: {len(found)} code(s) read from the display after {time.monotonic() - t0:.0f} s")
+        return found
+
     def start_game(self) -> None:
         g = self.guest
         self.touch("start.new", lambda s: s["screen"] == "new", "the new-game screen")
@@ -692,15 +713,7 @@ class Run:
         self.touch("new.start", lambda s: s["screen"] == "game", "the game screen")
         self.touch("sy.draw_start", lambda s: "sy.link_x" in s["tids"], "Mister X without a phone")
         self.touch("sy.link_x", lambda s: s["screen"] == "seats", "the Phones screen")
-        found: list[str] = []
-        for _ in range(3):
-            time.sleep(2)  # the code's texture on screen
-            found = decode(self.shot("seat-qr"))
-            seats = g.state().get("tids", {})
-            if found or "seats.show.mrx" not in seats:
-                break
-            self.log(f"no code on the screen: Show QR ({seats['seats.show.mrx']}, code: {seats.get('seats.qr')})")
-            self.touch("seats.show.mrx", lambda s: "seats.qr" in s["tids"], "his QR code")  # behind its button
+        found = self.his_code("seat-qr")
         if len(found) != 1:
             raise Failed(f"expected one QR code on the Phones screen, found {found}")
         address = g.ssh("ip -4 -o addr show dev eth0").split()[3].split("/")[0]
@@ -967,9 +980,7 @@ class Evening(Run):
         started = int(unit.get("ActiveEnterTimestampMonotonic", "0")) / 1e6
         if unit.get("NRestarts") != "0" or started > uptime - (time.monotonic() - link_up):
             raise Failed(f"the app was restarted when the network came: {unit}")
-        self.touch("seats.show.mrx", lambda s: "seats.qr" in s["tids"], "his code")
-        time.sleep(2)
-        found = decode(self.shot("online-seat-qr"))
+        found = self.his_code("online-seat-qr")
         if len(found) != 1 or f"//{GUEST_ADDRESS}:" not in found[0]:
             raise Failed(f"his code once the network came: {found}")
         self.ok(f"the network came {time.monotonic() - link_up:.0f} s ago: the code says {found[0]}, no restart")
@@ -994,6 +1005,16 @@ class Evening(Run):
             raise Failed(f"log lines written twice in the journal: {doubled[:3]}")
         self.ok(f"the journal: {len(lines)} lines of the table, none twice, no traceback")
 
+    def evidence(self) -> None:
+        """What the guest shows and says at a failure, kept beside failure.txt: the display, the
+        app's own state (its screen and where each control is) and this boot's journal."""
+        with contextlib.suppress(Exception):
+            self.guest.screendump("at-failure")
+        with contextlib.suppress(Exception):
+            (self.out / "state-at-failure.json").write_text(json.dumps(self.guest.state(), indent=1))
+        with contextlib.suppress(Exception):
+            (self.out / "journal-at-failure.txt").write_text(self.guest.ssh("sudo journalctl -b --no-pager -n 400"))
+
     # -- all of it --------------------------------------------------------------------------
     def run(self) -> None:
         t0 = time.monotonic()
@@ -1009,6 +1030,9 @@ class Evening(Run):
             self.network_late()
             self.commands_and_journal()
             self.guest.power_off()
+        except BaseException:
+            self.evidence()
+            raise
         finally:
             self.guest.cut()
             self.log.time("the whole run", time.monotonic() - t0)

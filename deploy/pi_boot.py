@@ -679,24 +679,30 @@ class Run:
         return state
 
     def his_code(self, name: str) -> list[str]:
-        """What the display's QR codes say on the Phones screen, his seat's code shown by a tap on
-        its Show QR when it is behind it. Polled: under emulation the code's texture takes seconds
-        to be made and drawn, and the app's state says "shown" before the display does."""
+        """What the display's QR codes say on the Phones screen. The app shows his seat's code by
+        itself (``sy.link_x``); under emulation that takes seconds to tens of seconds (the first code
+        loads the QR library, and every frame is drawn by llvmpipe under TCG), and the app's state
+        says "shown" before the display does. Polled from the display; Show QR is tapped only when
+        a minute has passed without the code and the button is still there, because a tap that
+        lands just as the code comes lands on Hide, in the same place."""
         t0 = time.monotonic()
         found: list[str] = []
         shown = False
-        while time.monotonic() < t0 + 90:
+        while time.monotonic() < t0 + 150:
             time.sleep(2)
             found = decode(self.shot(name))
             if found:
                 break
             seats = self.guest.state().get("tids", {})
             self.log(f"no code read yet; the app shows {sorted(t for t in seats if t.startswith('seats.'))}")
-            if "seats.show.mrx" in seats and not shown:
-                self.log(f"no code on the screen yet: {seats['seats.show.mrx']['text']!r} tapped")
-                self.touch("seats.show.mrx", lambda s: "seats.qr" in s["tids"], "his QR code")
+            if time.monotonic() > t0 + 60 and "seats.show.mrx" in seats and not shown:
+                self.log(f"no code a minute after the Phones screen: {seats['seats.show.mrx']['text']!r} tapped")
+                left, top, width, height = seats["seats.show.mrx"]["box"]
+                self.guest.tap(left + width / 2, top + height / 2)
                 shown = True
-        self.log(f"{name}: {len(found)} code(s) read from the display after {time.monotonic() - t0:.0f} s")
+        self.log(
+            f"{name}: {len(found)} code(s) read from the display {time.monotonic() - t0:.0f} s after the Phones screen"
+        )
         return found
 
     def start_game(self) -> None:
@@ -752,25 +758,32 @@ class Run:
         self.log(f"Mister X: {ticket} to {stations[0]} (acknowledged, seq {self.acked_seq})")
 
     def confirm_round(self, x: Any, taps: int | None = None) -> int:
-        """The table's detectives: tap Done on the touchscreen for each instruction, and count that
-        each tap confirmed exactly one figure. Returns how many taps were made."""
+        """The table's detectives: tap Done on the touchscreen for each of its instructions, and
+        check that each tap confirmed exactly one. A figure of the table's counts as moved as soon
+        as the table says where it goes; its instruction then waits for the pawn. So a tap must
+        take away the instruction it was made for, and the next one (the table's move for another
+        figure, seconds later) must still be waiting: a second press would have confirmed it too,
+        or been refused on the toast ("nothing to confirm"). Returns how many taps were made."""
         made = 0
+        self.guest.ui({"cmd": "toasts"})  # from here on
         while taps is None or made < taps:
             before = x.state()
-            view = before["view"]
-            if view["phase"] != "detectives" or "sy.confirm" not in before["legal"]["intents"]:
+            while before["view"]["instruction"] is None and before["view"]["phase"] == "detectives":
+                before = x.state(before["seq"] + 1, timeout=180)  # the table is thinking
+            wanted = before["view"]["instruction"]
+            if wanted is None:  # the detectives' turn is over and every pawn confirmed
                 break
-            moved = sum(1 for f in view["figures"] if f["moved"])
-            self.touch("sy.confirm", beyond(int(before["seq"])), "the instruction confirmed")
-            after = x.state(before["seq"] + 1, timeout=120)
-            time.sleep(0.5)
+            self.touch("sy.confirm", beyond(int(before["seq"])), f"the instruction confirmed: {wanted}")
+            time.sleep(1.5)
             after = x.state()
-            now = after["view"]
-            again = sum(1 for f in now["figures"] if f["moved"])
-            if now["phase"] == "detectives" and again != moved + 1:
-                raise Failed(f"one tap confirmed {again - moved} figures (a double press?)")
-            if now["phase"] != "detectives" and moved != len(view["figures"]):
-                raise Failed(f"one tap ended the detectives' turn with {len(view['figures']) - moved} figures left")
+            if after["view"]["instruction"] == wanted:
+                raise Failed(f"a tap on Done left its instruction waiting: {wanted}")
+            later = self.guest.ui({"cmd": "toasts"}).get("toasts", [])
+            refused = [t for t in later if t.get("kind") == "error"]
+            if refused:
+                raise Failed(f"a tap on Done was taken twice or refused: {refused}")
+            confirmed = sum(1 for f in after["view"]["figures"] if f["moved"])
+            self.log(f"Done tapped for {wanted['figure']} to {wanted['station']}: confirmed, {confirmed} moved")
             made += 1
             self.acked_seq = max(self.acked_seq, int(after["seq"]))
         return made
@@ -947,33 +960,43 @@ class Evening(Run):
 
     # -- the network late -------------------------------------------------------------------
     def network_late(self) -> None:
-        """Booted with the cable out: the Phones screen says there is no network; once the link
-        is up, the seat's code carries the guest's address, and the app was never restarted."""
+        """Booted with the cable out: his seat's code on the Phones screen says there is no
+        network; once the link is up the code is there with the guest's address, and the app was
+        never restarted. His phone holds his seat, and a held seat shows no code (a detective must
+        not photograph it), so first the seat is released on the touchscreen, as a host does for a
+        player whose phone went flat, and its new code shown."""
         g = self.guest
+        self.touch("game.seats", lambda s: "seats.release.mrx" in s["tids"], "the Phones screen, his seat held")
+        self.touch("seats.release.mrx", lambda s: "confirm.yes" in s["tids"], "the question: release his seat?")
+        self.touch("confirm.yes", lambda s: "seats.show.mrx" in s["tids"], "his seat free again")
+        self.touch("seats.back", lambda s: s["screen"] == "game", "the game")
         g.power_off()
         g.power_on(link_up=False)
         took = self.first_frame("offline-first-frame")
         self.log.time("power on with no network -> first frame", took)
-        time.sleep(10)  # the game screen, reopened by itself (no SSH now: taps where buttons were)
+        # no SSH now, so no state from the app: taps where its buttons were, then the display
+        time.sleep(10)
         left, top, width, height = self.boxes["game.seats"]
+        g.tap(left + width / 2, top + height / 2)
+        time.sleep(15)
+        left, top, width, height = self.boxes["seats.show.mrx"]
         g.tap(left + width / 2, top + height / 2)
         deadline = time.monotonic() + 120
         danger = theme_colour("DANGER")
+        panel = (400.0, 70.0, 390.0, 400.0)  # the code's side of the Phones screen
         while True:
             time.sleep(3)
             image = self.shot("offline-seats")
-            if share_of(image, danger) > 0.002:
+            if share_of(image, danger, panel) > 0.002:
                 break
             if time.monotonic() > deadline:
-                raise Failed("the Phones screen without a network shows no warning (offline-seats)")
-        self.ok("with no network the Phones screen says so (screendump offline-seats)")
+                raise Failed("his seat's code without a network: no warning in its place (offline-seats)")
+        self.ok("with no network his seat's code gives way to a warning (screendump offline-seats)")
         assert g.qmp is not None
         link_up = time.monotonic()
         g.qmp.cmd("set_link", name="nic0", up=True)
         g.wait_ssh()
-        state = g.wait(
-            lambda s: s["screen"] == "seats" and "seats.no_network" not in s["tids"], "the address once the link is up"
-        )
+        state = g.wait(lambda s: s["screen"] == "seats" and "seats.qr" in s["tids"], "his code once the link is up")
         self.remember(state)
         uptime = float(g.ssh("cut -d' ' -f1 /proc/uptime"))
         unit = self.unit()
@@ -984,6 +1007,11 @@ class Evening(Run):
         if len(found) != 1 or f"//{GUEST_ADDRESS}:" not in found[0]:
             raise Failed(f"his code once the network came: {found}")
         self.ok(f"the network came {time.monotonic() - link_up:.0f} s ago: the code says {found[0]}, no restart")
+        self.url = found[0].replace(f"//{GUEST_ADDRESS}:{PHONE_PORT}", f"//127.0.0.1:{g.phone_port}")
+        with phone(self.url, self.device) as x:
+            if x.connect().get("seat") != "mrx":
+                raise Failed("his phone did not take his seat with the new code")
+        self.ok("his phone took his seat again with the code shown after the network came")
         self.touch("seats.back", lambda s: s["screen"] == "game", "the game")
 
     # -- the commands and the journal -------------------------------------------------------
@@ -992,7 +1020,7 @@ class Evening(Run):
         for who, command in (("pi", "companion status"), ("root", "sudo companion status")):
             text = g.ssh(command, check=False)
             (self.out / f"status-{who}.txt").write_text(text)
-            if "Scotland Yard" not in text:
+            if "scotland_yard" not in text and "Scotland Yard" not in text:  # "game 1 scotland_yard at seq 4"
                 raise Failed(f"`{command}` does not name the open game:\n{text}")
             self.ok(f"`{command}` answers and names the open game")
         journal = g.ssh("journalctl -u companion --no-pager -o short-monotonic")

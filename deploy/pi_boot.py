@@ -355,6 +355,11 @@ class Guest:
         assert self.qmp is not None
         self.qmp.cmd("input-send-event", events=[{"type": "btn", "data": {"down": down, "button": "left"}}])
 
+    def tap_box(self, box: list[float]) -> None:
+        """One finger on the centre of a widget's box (left, top, width, height) as the app gave it."""
+        left, top, width, height = box
+        self.tap(left + width / 2, top + height / 2)
+
     def tap(self, x: float, y: float) -> None:
         """One finger: the tablet's absolute position, then one press and one release."""
         self.finger(x, y)
@@ -448,8 +453,7 @@ class Guest:
             start, end = (380, 180) if below else (180, 380)
             self.swipe(70, start, end)
             time.sleep(2)  # the scroll's own motion comes to rest
-        left, top, width, height = state["tids"][tid]["box"]
-        self.tap(left + width / 2, top + height / 2)
+        self.tap_box(state["tids"][tid]["box"])
         return self.wait(then, what, timeout=120)
 
 
@@ -697,13 +701,17 @@ class Run:
             self.log(f"no code read yet; the app shows {sorted(t for t in seats if t.startswith('seats.'))}")
             if time.monotonic() > t0 + 60 and "seats.show.mrx" in seats and not shown:
                 self.log(f"no code a minute after the Phones screen: {seats['seats.show.mrx']['text']!r} tapped")
-                left, top, width, height = seats["seats.show.mrx"]["box"]
-                self.guest.tap(left + width / 2, top + height / 2)
+                self.guest.tap_box(seats["seats.show.mrx"]["box"])
                 shown = True
         self.log(
             f"{name}: {len(found)} code(s) read from the display {time.monotonic() - t0:.0f} s after the Phones screen"
         )
         return found
+
+    def forwarded(self, url: str) -> str:
+        """A link of the guest's (its own address) as the host's phone reaches it: the forwarded
+        loopback port."""
+        return url.replace(f"//{GUEST_ADDRESS}:{PHONE_PORT}", f"//127.0.0.1:{self.guest.phone_port}")
 
     def start_game(self) -> None:
         g = self.guest
@@ -727,7 +735,7 @@ class Run:
         if f"//{address}:" not in url or address != GUEST_ADDRESS:
             raise Failed(f"the QR code says {url}, the guest's address is {address}")
         self.ok(f"the seat's QR code decodes to the guest's own DHCP address: {url}")
-        self.url = url.replace(f"//{address}:{PHONE_PORT}", f"//127.0.0.1:{g.phone_port}")
+        self.url = self.forwarded(url)
         with phone(self.url, self.device) as x:
             welcome = x.connect()
             if welcome.get("seat") != "mrx":
@@ -761,9 +769,8 @@ class Run:
         """The table's detectives: tap Done on the touchscreen for each of its instructions, and
         check that each tap confirmed exactly one. A figure of the table's counts as moved as soon
         as the table says where it goes; its instruction then waits for the pawn. So a tap must
-        take away the instruction it was made for, and the next one (the table's move for another
-        figure, seconds later) must still be waiting: a second press would have confirmed it too,
-        or been refused on the toast ("nothing to confirm"). Returns how many taps were made."""
+        take away the instruction it was made for, and no press may be refused on the toast (a
+        second press of one tap finds nothing to confirm). Returns how many taps were made."""
         made = 0
         self.guest.ui({"cmd": "toasts"})  # from here on
         while taps is None or made < taps:
@@ -782,8 +789,8 @@ class Run:
             refused = [t for t in later if t.get("kind") == "error"]
             if refused:
                 raise Failed(f"a tap on Done was taken twice or refused: {refused}")
-            confirmed = sum(1 for f in after["view"]["figures"] if f["moved"])
-            self.log(f"Done tapped for {wanted['figure']} to {wanted['station']}: confirmed, {confirmed} moved")
+            moved = sum(1 for f in after["view"]["figures"] if f["moved"])
+            self.log(f"Done tapped for {wanted['figure']} to {wanted['station']}: confirmed ({moved} moved so far)")
             made += 1
             self.acked_seq = max(self.acked_seq, int(after["seq"]))
         return made
@@ -976,11 +983,9 @@ class Evening(Run):
         self.log.time("power on with no network -> first frame", took)
         # no SSH now, so no state from the app: taps where its buttons were, then the display
         time.sleep(10)
-        left, top, width, height = self.boxes["game.seats"]
-        g.tap(left + width / 2, top + height / 2)
+        g.tap_box(self.boxes["game.seats"])
         time.sleep(15)
-        left, top, width, height = self.boxes["seats.show.mrx"]
-        g.tap(left + width / 2, top + height / 2)
+        g.tap_box(self.boxes["seats.show.mrx"])
         deadline = time.monotonic() + 120
         danger = theme_colour("DANGER")
         panel = (400.0, 70.0, 390.0, 400.0)  # the code's side of the Phones screen
@@ -1007,7 +1012,7 @@ class Evening(Run):
         if len(found) != 1 or f"//{GUEST_ADDRESS}:" not in found[0]:
             raise Failed(f"his code once the network came: {found}")
         self.ok(f"the network came {time.monotonic() - link_up:.0f} s ago: the code says {found[0]}, no restart")
-        self.url = found[0].replace(f"//{GUEST_ADDRESS}:{PHONE_PORT}", f"//127.0.0.1:{g.phone_port}")
+        self.url = self.forwarded(found[0])
         with phone(self.url, self.device) as x:
             if x.connect().get("seat") != "mrx":
                 raise Failed("his phone did not take his seat with the new code")
